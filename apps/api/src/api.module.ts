@@ -1,0 +1,43 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { CheckContentHandler } from './checks/check-content.handler';
+import { ChecksController } from './checks/checks.controller';
+import { DryRunHandler } from './checks/dry-run.handler';
+import { TextModeration } from './checks/text-moderation.service';
+import { DecisionCurlHandler, GetDecisionHandler, ListDecisionsHandler, ReplayDecisionHandler } from './decisions/decision.handlers';
+import { DecisionsController } from './decisions/decisions.controller';
+import { HealthController } from './health/health.controller';
+import { AuthGuard } from './http/auth.guard';
+import { ObjectBodyPipe, validationPipe } from './http/validation';
+import { EventWriter } from './infra/event-writer.service';
+import { KeyResolver } from './keys/key-resolver.service';
+import { KeysController } from './keys/keys.controller';
+import { KeysService } from './keys/keys.service';
+import { PoliciesController } from './policies/policies.controller';
+import { PoliciesService } from './policies/policies.service';
+import { PolicyCatalog } from './policies/policy-catalog.service';
+
+export const CommandHandlers = [CheckContentHandler];
+export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHandler, ReplayDecisionHandler, DecisionCurlHandler];
+
+/** The HTTP api: /v1 controllers, auth, rate limits, idempotency. Needs the config,
+ * event-log and read-models modules from its host. */
+@Module({
+  imports: [CqrsModule.forRoot()],
+  controllers: [ChecksController, PoliciesController, DecisionsController, KeysController, HealthController],
+  providers: [
+    ...CommandHandlers,
+    ...QueryHandlers,
+    TextModeration,
+    PolicyCatalog,
+    PoliciesService,
+    KeysService,
+    KeyResolver,
+    EventWriter,
+    { provide: APP_GUARD, useClass: AuthGuard },
+    { provide: APP_PIPE, useClass: ObjectBodyPipe },
+    { provide: APP_PIPE, useFactory: validationPipe },
+  ],
+})
+export class ApiModule {}

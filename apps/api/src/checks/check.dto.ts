@@ -1,0 +1,50 @@
+import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '../policies/policies.dto';
+
+export const CONTENT_TYPES = ['text', 'image', 'video'] as const;
+
+export class CheckRequestDto {
+  @IsString() @IsNotEmpty()
+  content!: string;
+
+  @IsString() @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
+  policyId!: string;
+
+  @IsOptional() @IsIn(CONTENT_TYPES, { message: `contentType must be one of ${CONTENT_TYPES.join(', ')}` })
+  contentType?: (typeof CONTENT_TYPES)[number];
+
+  @IsOptional() @IsString() @MaxLength(16)
+  language?: string;
+
+  @IsOptional() @IsObject()
+  metadata?: Record<string, unknown>;
+
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255)
+  requestId?: string;
+}
+
+export class DryRunRequestDto {
+  @IsOptional() @IsString() @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
+  policyId?: string;
+
+  @IsOptional() @IsObject()
+  mockScores?: Record<string, unknown>;
+
+  @IsOptional() @IsObject()
+  mockSignals?: Record<string, unknown>;
+
+  @IsOptional() @IsString() @MaxLength(1024 * 1024)
+  policy?: string;
+}
+
+/** The spec's Check decision. */
+export interface CheckDecision {
+  safe: boolean;
+  flagged: boolean;
+  action: string;
+  categories: { category: string; score: number; threshold: number; triggered: boolean }[];
+  decisionId: string;
+  provider: string;
+  latency: number;
+  cost: number;
+}

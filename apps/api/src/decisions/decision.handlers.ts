@@ -1,0 +1,87 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { performance } from 'node:perf_hooks';
+import { AppConfig } from '@cds/config';
+import { invalid, notFound } from '@cds/errors';
+import { DecisionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
+import { TextModeration } from '../checks/text-moderation.service';
+import { PolicyCatalog } from '../policies/policy-catalog.service';
+import { buildCurl } from './curl-command';
+import { DecisionCurlQuery, GetDecisionQuery, ListDecisionsQuery, ReplayDecisionQuery } from './decision.queries';
+import { storedDecision } from './stored-decision.view';
+
+async function load(readModels: ReadModels, tenantId: string, decisionId: string): Promise<DecisionDoc> {
+  const d = await readModels.getDecision(tenantId, decisionId);
+  if (!d) throw notFound('DECISION_NOT_FOUND', 'Decision not found', `no decision ${decisionId} in this tenant`);
+  return d;
+}
+
+@QueryHandler(GetDecisionQuery)
+export class GetDecisionHandler implements IQueryHandler<GetDecisionQuery> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
+
+  async execute(q: GetDecisionQuery) {
+    return storedDecision(await load(this.readModels, q.principal.tenantId, q.decisionId));
+  }
+}
+
+@QueryHandler(ListDecisionsQuery)
+export class ListDecisionsHandler implements IQueryHandler<ListDecisionsQuery> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
+
+  /** Newest first. `from`/`to` are inclusive bounds on the decision's timestamp. */
+  async execute({ principal, filter: f }: ListDecisionsQuery) {
+    const from = f.from ? new Date(f.from).toISOString() : undefined;
+    const to = f.to ? new Date(f.to).toISOString() : undefined;
+    if (from && to && from > to) throw invalid('VALIDATION_ERROR', 'Invalid request parameters', 'from must not be after to');
+    const docs = await this.readModels.listDecisions(principal.tenantId, {
+      limit: f.limit ?? 50, offset: f.offset ?? 0, action: f.action, policyId: f.policyId, from, to,
+    });
+    return { decisions: docs.map(storedDecision) };
+  }
+}
+
+/** Re-evaluates the stored provider signals under another policy. No provider is
+ * called and no new decision is recorded: the answer is what that policy would have
+ * decided for this decision, which keeps its id. */
+@QueryHandler(ReplayDecisionQuery)
+export class ReplayDecisionHandler implements IQueryHandler<ReplayDecisionQuery> {
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    private readonly catalog: PolicyCatalog,
+    private readonly moderation: TextModeration,
+  ) {}
+
+  async execute(q: ReplayDecisionQuery) {
+    const original = await load(this.readModels, q.principal.tenantId, q.decisionId);
+    const policy = await this.catalog.resolve(q.principal.tenantId, q.policyId);
+    const started = performance.now();
+    const verdict = this.moderation.decide(policy.parsed, original.signals, original.provider);
+    const latency = Math.round((performance.now() - started) * 1000) / 1000;
+    return {
+      safe: verdict.safe,
+      flagged: verdict.flagged,
+      action: verdict.action,
+      categories: verdict.categories,
+      decisionId: original.decisionId,
+      provider: original.provider,
+      latency,
+      cost: 0,
+      policyId: policy.policyId,
+      policyVersion: policy.version,
+      replayed: true,
+      original: { policyId: original.policyId, policyVersion: original.policyVersion, action: original.action, safe: original.safe },
+    };
+  }
+}
+
+@QueryHandler(DecisionCurlQuery)
+export class DecisionCurlHandler implements IQueryHandler<DecisionCurlQuery> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels, private readonly config: AppConfig) {}
+
+  async execute(q: DecisionCurlQuery) {
+    const d = await load(this.readModels, q.principal.tenantId, q.decisionId);
+    const base = this.config.PUBLIC_BASE_URL ?? `${q.origin.protocol === 'https' ? 'https' : 'http'}://${q.origin.host}`;
+    return { curl: buildCurl(base, d) };
+  }
+}

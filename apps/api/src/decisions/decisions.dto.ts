@@ -1,0 +1,32 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '../policies/policies.dto';
+
+const ACTIONS = ['allow', 'warn', 'flag', 'block'] as const;
+/** Query strings are strings: only plain decimal integers are accepted. */
+const int = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value);
+
+export class ListDecisionsQueryDto {
+  @IsOptional() @Transform(int) @IsInt({ message: 'limit must be an integer' }) @Min(1) @Max(1000)
+  limit?: number;
+
+  @IsOptional() @Transform(int) @IsInt({ message: 'offset must be an integer' }) @Min(0) @Max(10_000_000)
+  offset?: number;
+
+  @IsOptional() @IsIn(ACTIONS, { message: `action must be one of ${ACTIONS.join(', ')}` })
+  action?: (typeof ACTIONS)[number];
+
+  @IsOptional() @IsString() @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
+  policyId?: string;
+
+  @IsOptional() @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 date-time' })
+  from?: string;
+
+  @IsOptional() @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 date-time' })
+  to?: string;
+}
+
+export class ReplayDto {
+  @IsString() @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
+  policyId!: string;
+}

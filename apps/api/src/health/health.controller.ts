@@ -1,0 +1,28 @@
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { EVENT_LOG, EventLog } from '@cds/event-log';
+import { READ_MODELS, ReadModels } from '@cds/read-models';
+import { Public } from '../http/auth.decorators';
+
+/** Probes for orchestrators, outside /v1 and without a key: liveness, and readiness
+ * that reports each dependency. */
+@Controller()
+@Public()
+export class HealthController {
+  constructor(@Inject(EVENT_LOG) private readonly log: EventLog, @Inject(READ_MODELS) private readonly readModels: ReadModels) {}
+
+  @Get('health')
+  health() {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) reply: any) {
+    const [eventLog, readModels] = await Promise.all([
+      this.log.healthy().catch(() => false),
+      this.readModels.healthy().catch(() => false),
+    ]);
+    const ready = eventLog && readModels;
+    reply.status(ready ? 200 : 503);
+    return { status: ready ? 'ready' : 'not_ready', eventLog, readModels };
+  }
+}

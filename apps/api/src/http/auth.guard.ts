@@ -1,0 +1,59 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { DomainError } from '@cds/errors';
+import { bearerToken, Scope } from '@cds/auth';
+import { AppConfig } from '@cds/config';
+import { KeyResolver } from '../keys/key-resolver.service';
+import { PUBLIC_KEY, SCOPE_KEY } from './auth.decorators';
+import { RateLimiter } from './rate-limiter';
+import { RateLimitedError } from './rate-limited.error';
+import { setHeader } from './reply';
+
+/**
+ * Every /v1 route: resolve the key, count it against its rate limit (the headers go on
+ * every answer, errors included), then check the route's scope.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  private readonly limiter: RateLimiter;
+
+  constructor(private readonly reflector: Reflector, private readonly keys: KeyResolver, config: AppConfig) {
+    this.limiter = new RateLimiter(config.RATE_LIMIT_PER_MINUTE);
+  }
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const handler = ctx.getHandler();
+    const cls = ctx.getClass();
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, [handler, cls])) return true;
+    const req = ctx.switchToHttp().getRequest();
+    const reply = ctx.switchToHttp().getResponse();
+
+    const token = bearerToken(req.headers.authorization);
+    const principal = token ? await this.keys.resolve(token) : null;
+
+    const verdict = this.limiter.hit(principal ? `key:${principal.keyId}` : `ip:${req.ip ?? ''}`);
+    setHeader(reply, 'X-RateLimit-Limit', verdict.limit);
+    setHeader(reply, 'X-RateLimit-Remaining', verdict.remaining);
+    setHeader(reply, 'X-RateLimit-Reset', verdict.reset);
+    if (!verdict.allowed) {
+      setHeader(reply, 'Retry-After', verdict.retryAfter);
+      throw new RateLimitedError(verdict.retryAfter);
+    }
+
+    if (!principal) {
+      throw new DomainError(
+        'unauthorized',
+        'INVALID_API_KEY',
+        'Invalid or missing API key',
+        token ? 'the API key is unknown or revoked' : 'send the header Authorization: Bearer <API_KEY>',
+      );
+    }
+    req.principal = principal;
+
+    const scope = this.reflector.getAllAndOverride<Scope | undefined>(SCOPE_KEY, [handler, cls]);
+    if (scope && !principal.scopes.includes(scope)) {
+      throw new DomainError('forbidden', 'INSUFFICIENT_SCOPE', 'API key lacks permission for this operation', `this operation needs the scope "${scope}"`);
+    }
+    return true;
+  }
+}

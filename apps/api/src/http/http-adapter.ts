@@ -1,0 +1,60 @@
+import { NestFactory } from '@nestjs/core';
+import { INestApplication, Logger } from '@nestjs/common';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
+import { AppConfig } from '@cds/config';
+import { AllExceptionsFilter } from './all-exceptions.filter';
+import { sendJson } from './reply';
+
+/**
+ * The one seam where the HTTP framework is chosen (HTTP_ADAPTER): fastify by default,
+ * express kept working. Body limits and body-parse errors are set up here, per
+ * adapter, so both answer with the spec's error body.
+ */
+export async function createHttpApp(module: unknown, config: AppConfig, logger: Logger | false): Promise<INestApplication> {
+  const filter = new AllExceptionsFilter();
+  const options = { logger: logger === false ? (false as const) : undefined, bufferLogs: false };
+  if (config.HTTP_ADAPTER === 'express') {
+    const app = await NestFactory.create<NestExpressApplication>(module as any, new ExpressAdapter(), { ...options, bodyParser: false });
+    const express = require('express');
+    const inst = app.getHttpAdapter().getInstance();
+    inst.disable('x-powered-by');
+    inst.set('trust proxy', false);
+    inst.use(express.json({ limit: config.MAX_BODY_BYTES, strict: false, type: () => true, reviver: dropProtoKeys }));
+    inst.use((err: unknown, _req: unknown, res: unknown, next: (e?: unknown) => void) => {
+      if (!err) return next();
+      const { status, body } = filter.toResponse(err);
+      sendJson(res, status, body);
+    });
+    return app;
+  }
+  const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_BYTES, trustProxy: false, return503OnClosing: true });
+  const app = await NestFactory.create<NestFastifyApplication>(module as any, adapter, options);
+  const fastify = app.getHttpAdapter().getInstance();
+  // Any content type is read as JSON: clients that forget the header still get a
+  // clear answer (400 on a malformed body) rather than a 415.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: config.MAX_BODY_BYTES }, (_req: unknown, body: string, done: (e: Error | null, v?: unknown) => void) => {
+    if (body === '' || body === undefined) return done(null, undefined);
+    try {
+      done(null, parseJson(body));
+    } catch (e) {
+      done(e as Error);
+    }
+  });
+  fastify.setErrorHandler((err: unknown, _req: unknown, reply: unknown) => {
+    const { status, body } = filter.toResponse(err);
+    sendJson(reply, status, body);
+  });
+  return app;
+}
+
+/** JSON.parse that drops `__proto__` and `constructor` keys, so a body can never
+ * reach an object's prototype later on (checked cheaply before paying for a reviver). */
+export function parseJson(text: string): unknown {
+  return /"(__proto__|constructor)"\s*:/.test(text) ? JSON.parse(text, dropProtoKeys) : JSON.parse(text);
+}
+
+function dropProtoKeys(key: string, value: unknown): unknown {
+  return key === '__proto__' || key === 'constructor' ? undefined : value;
+}

@@ -1,0 +1,40 @@
+import 'reflect-metadata';
+import { Logger, LogLevel } from '@nestjs/common';
+import { ConfigError, loadConfig } from '@cds/config';
+import { AppModule } from './app.module';
+import { createHttpApp } from './http/http-adapter';
+import { AdminKey } from './keys/admin-key';
+
+const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  if (config.ROLE !== 'all' && config.ROLE !== 'api') {
+    console.error(`ROLE=${config.ROLE}: the api process runs ROLE=all (embedded) or ROLE=api`);
+    process.exit(2);
+  }
+  if (config.READ_MODELS === 'sqlite' && config.ROLE !== 'all') {
+    console.error('READ_MODELS=sqlite needs ROLE=all: the embedded read models live in the api process');
+    process.exit(2);
+  }
+  Logger.overrideLogger(LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1));
+  const admin = AdminKey.fromConfig(config);
+  const app = await createHttpApp(AppModule.forRoot(config, admin), config, new Logger('Nest'));
+  app.enableShutdownHooks();
+  await app.listen(config.PORT, config.HOST);
+  new Logger('Main').log(`listening on http://${config.HOST}:${config.PORT} (http=${config.HTTP_ADAPTER}, log=${config.EVENT_LOG}, read models=${config.READ_MODELS}, role=${config.ROLE})`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

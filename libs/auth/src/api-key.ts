@@ -1,0 +1,45 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const SCOPES = ['checks', 'policies', 'decisions', 'guardrails', 'webhooks', 'keys'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const DEFAULT_TENANT = 'default';
+export const ADMIN_KEY_ID = 'admin';
+
+/** Who is calling: resolved from the Authorization header once per request. */
+export interface Principal {
+  keyId: string;
+  tenantId: string;
+  scopes: readonly Scope[];
+  /** The bootstrap key (ADMIN_API_KEY): may act for any tenant when creating keys. */
+  bootstrap: boolean;
+}
+
+const KEY_PREFIX = 'cds_';
+
+/** A new random key: 32 bytes of entropy, so a fast hash is enough to store it. */
+export function generateApiKey(): { key: string; hash: string; prefix: string } {
+  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  return { key, hash: hashApiKey(key), prefix: key.slice(0, KEY_PREFIX.length + 6) };
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** `Authorization: Bearer <token>` -> token, or null when absent or malformed. */
+export function bearerToken(header: string | string[] | undefined): string | null {
+  if (typeof header !== 'string') return null;
+  const m = /^Bearer[ \t]+([\x21-\x7e]{1,512})[ \t]*$/i.exec(header);
+  return m ? m[1] : null;
+}
+
+export function isScope(s: unknown): s is Scope {
+  return typeof s === 'string' && (SCOPES as readonly string[]).includes(s);
+}

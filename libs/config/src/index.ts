@@ -1,0 +1,2 @@
+export { AppConfig, ConfigError, loadConfig } from './app-config';
+export { ConfigModule } from './config.module';

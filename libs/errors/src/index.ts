@@ -1,0 +1,1 @@
+export { DomainError, DomainErrorKind, notFound, invalid } from './domain-error';

@@ -1,0 +1,50 @@
+import { EventEnvelope, Topic } from '@cds/events';
+
+export const EVENT_LOG = Symbol('EVENT_LOG');
+
+/** Where an event landed. Offsets are per (topic, partition), dense, from 0. */
+export interface LogPosition {
+  topic: Topic;
+  partition: number;
+  offset: number;
+}
+
+export interface StoredEvent extends LogPosition {
+  event: EventEnvelope;
+}
+
+/** What a consumer wants from where. `committed` resumes the group's checkpoint
+ * (or the beginning when the group has none); `beginning` ignores it. */
+export type StartFrom = 'committed' | 'beginning';
+
+export interface SubscribeOptions {
+  group: string;
+  topics: Topic[];
+  startFrom?: StartFrom;
+  /** Called with events in offset order per partition. The group's checkpoint moves
+   * past a batch only after the returned promise resolves: a throw re-delivers it. */
+  handler: (batch: StoredEvent[]) => Promise<void>;
+  maxBatch?: number;
+}
+
+export interface Subscription {
+  /** Stop delivering; resolves once the in-flight batch (if any) has finished. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The source of truth. `append` resolves only when every event is durable
+ * (fsync'd file, or acknowledged by all in-sync replicas); events of one call land
+ * in order. Nothing is ever edited or deleted.
+ */
+export interface EventLog {
+  append(topic: Topic, events: EventEnvelope[]): Promise<LogPosition[]>;
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /** Replay: read up to `max` events of one partition starting at `fromOffset`. */
+  read(topic: Topic, partition: number, fromOffset: number, max: number): Promise<StoredEvent[]>;
+  /** Next offset to be written, per partition. */
+  endOffsets(topic: Topic): Promise<Map<number, number>>;
+  /** Is the log reachable right now (readiness). */
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}

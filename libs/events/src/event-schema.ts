@@ -1,0 +1,64 @@
+import { EventEnvelope } from './envelope';
+import { CURRENT_VERSION, DomainEvent, DomainEventType } from './domain-events';
+
+/** Thrown when an event does not match its schema, on write or on read. */
+export class EventSchemaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EventSchemaError';
+  }
+}
+
+type Check = (v: unknown) => boolean;
+const str: Check = (v) => typeof v === 'string';
+const strOrNull: Check = (v) => v === null || typeof v === 'string';
+const num: Check = (v) => typeof v === 'number' && Number.isFinite(v);
+const bool: Check = (v) => typeof v === 'boolean';
+const obj: Check = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const arr: Check = (v) => Array.isArray(v);
+const strArr: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+const SCHEMAS: Record<DomainEventType, Record<string, Check>> = {
+  'decision.created': {
+    decisionId: str, requestId: strOrNull, content: str, contentType: str, language: str,
+    metadata: obj, policyId: str, policyVersion: num, provider: str, signals: obj,
+    categories: arr, action: str, safe: bool, flagged: bool, latency: num, cost: num,
+  },
+  'policy.saved': { policyId: str, name: str, version: num, yamlContent: str, categories: obj, savedBy: str },
+  'key.created': { keyId: str, name: str, scopes: strArr, hash: str, prefix: str, createdBy: str },
+  'key.revoked': { keyId: str, revokedBy: str },
+};
+
+/** Old versions are lifted to the current one when read. Each entry maps version v
+ * to v+1. None exist yet: every event type is at version 1. */
+const UPCASTERS: Partial<Record<DomainEventType, Record<number, (data: any) => any>>> = {};
+
+export function validateEvent(e: unknown): DomainEvent {
+  if (!obj(e)) throw new EventSchemaError('event is not an object');
+  const env = e as EventEnvelope;
+  for (const [k, check] of Object.entries({ id: str, type: str, version: num, occurredAt: str, tenantId: str, key: str, data: obj })) {
+    if (!check((env as any)[k])) throw new EventSchemaError(`envelope field ${k} is missing or has the wrong type`);
+  }
+  const schema = SCHEMAS[env.type as DomainEventType];
+  if (!schema) throw new EventSchemaError(`unknown event type ${env.type}`);
+  for (const [k, check] of Object.entries(schema)) {
+    if (!check((env.data as any)[k])) throw new EventSchemaError(`${env.type}: field data.${k} is missing or has the wrong type`);
+  }
+  return env as DomainEvent;
+}
+
+/** Bring an event read from the log to the current version of its type, then validate it. */
+export function upcast(e: EventEnvelope): DomainEvent {
+  const type = e.type as DomainEventType;
+  const target = CURRENT_VERSION[type];
+  if (target === undefined) throw new EventSchemaError(`unknown event type ${e.type}`);
+  let { version, data } = e;
+  while (version < target) {
+    const step = UPCASTERS[type]?.[version];
+    if (!step) throw new EventSchemaError(`no upcaster for ${type} v${version}`);
+    data = step(data);
+    version += 1;
+  }
+  if (version > target) throw new EventSchemaError(`${type} v${version} is newer than this build understands (v${target})`);
+  return validateEvent({ ...e, version, data });
+}

@@ -1,0 +1,38 @@
+import { LogPosition } from '@cds/event-log';
+import { DomainEvent } from '@cds/events';
+import { DecisionDoc, DecisionFilter, KeyDoc, PolicyDoc } from './documents';
+
+/** An event read from the log and lifted to its current schema. */
+export interface ProjectedEvent extends LogPosition {
+  event: DomainEvent;
+}
+
+export const READ_MODELS = Symbol('READ_MODELS');
+
+/**
+ * The read side. Filled only by the projector (`applyBatch`), queried by the api.
+ * Every query is scoped by tenant: there is no way to read across tenants.
+ */
+export interface ReadModels {
+  /** Apply a batch of log events idempotently: an event at or below a document's
+   * stored position changes nothing. Records the applied position per partition. */
+  applyBatch(batch: ProjectedEvent[]): Promise<void>;
+  /** Resolves true once every position is applied (read-your-writes), false on timeout. */
+  waitFor(positions: LogPosition[], timeoutMs: number): Promise<boolean>;
+  /** Identifier of the generation being served, e.g. to name the projector's group. */
+  generation(): string;
+
+  getDecision(tenantId: string, decisionId: string): Promise<DecisionDoc | null>;
+  findDecisionByRequestId(tenantId: string, requestId: string): Promise<DecisionDoc | null>;
+  listDecisions(tenantId: string, filter: DecisionFilter): Promise<DecisionDoc[]>;
+
+  getPolicy(tenantId: string, policyId: string): Promise<PolicyDoc | null>;
+  listPolicies(tenantId: string): Promise<PolicyDoc[]>;
+
+  findKeyByHash(hash: string): Promise<KeyDoc | null>;
+  getKey(tenantId: string, keyId: string): Promise<KeyDoc | null>;
+  listKeys(tenantId: string): Promise<KeyDoc[]>;
+
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,237 @@
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { LogPosition } from '@cds/event-log';
+import { DecisionDoc, DecisionFilter, KeyDoc, PolicyDoc } from '../documents';
+import { DocWrite, toDocWrites } from '../projection';
+import { ProjectedEvent, ReadModels } from '../read-models.port';
+import { PositionWaiters } from '../position-waiters';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS decisions (
+  decision_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, request_id TEXT, ts TEXT NOT NULL,
+  action TEXT NOT NULL, policy_id TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS decisions_by_tenant_time ON decisions (tenant_id, ts DESC, pos DESC);
+CREATE INDEX IF NOT EXISTS decisions_by_request ON decisions (tenant_id, request_id) WHERE request_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS policies (
+  tenant_id TEXT NOT NULL, policy_id TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, policy_id));
+CREATE TABLE IF NOT EXISTS keys (
+  key_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, hash TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS keys_by_hash ON keys (hash);
+CREATE INDEX IF NOT EXISTS keys_by_tenant ON keys (tenant_id);
+CREATE TABLE IF NOT EXISTS positions (topic TEXT NOT NULL, part INTEGER NOT NULL, next_offset INTEGER NOT NULL,
+  PRIMARY KEY (topic, part));
+`;
+
+/**
+ * Read models in one SQLite file per generation under `<dir>/`, the served one named
+ * by `<dir>/CURRENT`. Positions are committed in the same transaction as the
+ * documents, so a crash never leaves them apart.
+ */
+export class SqliteReadModels implements ReadModels {
+  private readonly waiters = new PositionWaiters();
+  private readonly stmts: ReturnType<SqliteReadModels['prepare']>;
+
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly dir: string,
+    private readonly gen: string,
+  ) {
+    this.stmts = this.prepare();
+    for (const row of this.db.prepare('SELECT topic, part, next_offset FROM positions').all() as any[]) {
+      this.waiters.advance(row.topic, row.part, row.next_offset);
+    }
+  }
+
+  /** Open the served generation, creating a first one when there is none. */
+  static open(dir: string): SqliteReadModels {
+    fs.mkdirSync(dir, { recursive: true });
+    let gen = readCurrent(dir);
+    if (!gen || !fs.existsSync(path.join(dir, `${gen}.sqlite`))) {
+      gen = newGenerationName();
+      const rm = SqliteReadModels.openGeneration(dir, gen);
+      promote(dir, gen);
+      return rm;
+    }
+    return SqliteReadModels.openGeneration(dir, gen);
+  }
+
+  /** A fresh, empty generation that is not served until `promote()`. */
+  static createGeneration(dir: string): SqliteReadModels {
+    fs.mkdirSync(dir, { recursive: true });
+    return SqliteReadModels.openGeneration(dir, newGenerationName());
+  }
+
+  private static openGeneration(dir: string, gen: string): SqliteReadModels {
+    const db = new Database(path.join(dir, `${gen}.sqlite`));
+    db.pragma('journal_mode = WAL');
+    // Process crashes lose nothing in WAL mode; an OS crash may lose the last commits,
+    // which the projector re-applies from the log (the positions roll back with them).
+    db.pragma('synchronous = NORMAL');
+    db.exec(SCHEMA);
+    return new SqliteReadModels(db, dir, gen);
+  }
+
+  /** Serve this generation from now on and delete the older ones. */
+  promote(): void {
+    promote(this.dir, this.gen);
+    for (const f of fs.readdirSync(this.dir)) {
+      if (/^gen-.*\.sqlite(-wal|-shm)?$/.test(f) && !f.startsWith(this.gen)) fs.rmSync(path.join(this.dir, f), { force: true });
+    }
+  }
+
+  generation(): string {
+    return this.gen;
+  }
+
+  private prepare() {
+    const db = this.db;
+    return {
+      insertDecision: db.prepare(
+        'INSERT OR IGNORE INTO decisions (decision_id, tenant_id, request_id, ts, action, policy_id, pos, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      upsertPolicy: db.prepare(
+        `INSERT INTO policies (tenant_id, policy_id, pos, body) VALUES (?, ?, ?, ?)
+         ON CONFLICT (tenant_id, policy_id) DO UPDATE SET
+           body = json_set(excluded.body, '$.createdAt', json_extract(policies.body, '$.createdAt')), pos = excluded.pos
+         WHERE excluded.pos > policies.pos`,
+      ),
+      insertKey: db.prepare('INSERT OR IGNORE INTO keys (key_id, tenant_id, hash, pos, body) VALUES (?, ?, ?, ?, ?)'),
+      revokeKey: db.prepare(
+        `UPDATE keys SET body = json_set(body, '$.revokedAt', ?), pos = ? WHERE key_id = ? AND tenant_id = ? AND pos < ?`,
+      ),
+      setPosition: db.prepare(
+        `INSERT INTO positions (topic, part, next_offset) VALUES (?, ?, ?)
+         ON CONFLICT (topic, part) DO UPDATE SET next_offset = max(next_offset, excluded.next_offset)`,
+      ),
+      getDecision: db.prepare('SELECT body FROM decisions WHERE tenant_id = ? AND decision_id = ?'),
+      byRequest: db.prepare('SELECT body FROM decisions WHERE tenant_id = ? AND request_id = ? ORDER BY pos ASC LIMIT 1'),
+      getPolicy: db.prepare('SELECT body FROM policies WHERE tenant_id = ? AND policy_id = ?'),
+      listPolicies: db.prepare('SELECT body FROM policies WHERE tenant_id = ? ORDER BY policy_id'),
+      keyByHash: db.prepare('SELECT body FROM keys WHERE hash = ?'),
+      getKey: db.prepare('SELECT body FROM keys WHERE tenant_id = ? AND key_id = ?'),
+      listKeys: db.prepare(`SELECT body FROM keys WHERE tenant_id = ? ORDER BY json_extract(body, '$.createdAt'), key_id`),
+    };
+  }
+
+  async applyBatch(batch: ProjectedEvent[]): Promise<void> {
+    const advanced = new Map<string, { topic: string; partition: number; next: number }>();
+    this.db.transaction(() => {
+      for (const stored of batch) {
+        for (const w of toDocWrites(stored.event)) this.write(w, stored.offset);
+        const k = `${stored.topic}:${stored.partition}`;
+        const next = stored.offset + 1;
+        if ((advanced.get(k)?.next ?? -1) < next) advanced.set(k, { topic: stored.topic, partition: stored.partition, next });
+      }
+      for (const a of advanced.values()) this.stmts.setPosition.run(a.topic, a.partition, a.next);
+    })();
+    for (const a of advanced.values()) this.waiters.advance(a.topic, a.partition, a.next);
+  }
+
+  private write(w: DocWrite, pos: number): void {
+    const s = this.stmts;
+    switch (w.kind) {
+      case 'decision': {
+        const d = w.doc;
+        s.insertDecision.run(d.decisionId, d.tenantId, d.requestId, d.timestamp, d.action, d.policyId, pos, JSON.stringify(d));
+        return;
+      }
+      case 'policy':
+        s.upsertPolicy.run(w.doc.tenantId, w.doc.policyId, pos, JSON.stringify(w.doc));
+        return;
+      case 'key':
+        s.insertKey.run(w.doc.keyId, w.doc.tenantId, w.doc.hash, pos, JSON.stringify(w.doc));
+        return;
+      case 'key-revoked':
+        s.revokeKey.run(w.revokedAt, pos, w.keyId, w.tenantId, pos);
+        return;
+      default: {
+        const exhaustive: never = w;
+        return exhaustive;
+      }
+    }
+  }
+
+  waitFor(positions: LogPosition[], timeoutMs: number): Promise<boolean> {
+    return this.waiters.waitFor(positions, timeoutMs);
+  }
+
+  async getDecision(tenantId: string, decisionId: string): Promise<DecisionDoc | null> {
+    return parse(this.stmts.getDecision.get(tenantId, decisionId));
+  }
+
+  async findDecisionByRequestId(tenantId: string, requestId: string): Promise<DecisionDoc | null> {
+    return parse(this.stmts.byRequest.get(tenantId, requestId));
+  }
+
+  async listDecisions(tenantId: string, f: DecisionFilter): Promise<DecisionDoc[]> {
+    const where = ['tenant_id = ?'];
+    const args: unknown[] = [tenantId];
+    if (f.action) { where.push('action = ?'); args.push(f.action); }
+    if (f.policyId) { where.push('policy_id = ?'); args.push(f.policyId); }
+    if (f.from) { where.push('ts >= ?'); args.push(f.from); }
+    if (f.to) { where.push('ts <= ?'); args.push(f.to); }
+    args.push(f.limit, f.offset);
+    const rows = this.db
+      .prepare(`SELECT body FROM decisions WHERE ${where.join(' AND ')} ORDER BY ts DESC, pos DESC LIMIT ? OFFSET ?`)
+      .all(...args);
+    return rows.map((r) => parse<DecisionDoc>(r)!);
+  }
+
+  async getPolicy(tenantId: string, policyId: string): Promise<PolicyDoc | null> {
+    return parse(this.stmts.getPolicy.get(tenantId, policyId));
+  }
+
+  async listPolicies(tenantId: string): Promise<PolicyDoc[]> {
+    return this.stmts.listPolicies.all(tenantId).map((r) => parse<PolicyDoc>(r)!);
+  }
+
+  async findKeyByHash(hash: string): Promise<KeyDoc | null> {
+    return parse(this.stmts.keyByHash.get(hash));
+  }
+
+  async getKey(tenantId: string, keyId: string): Promise<KeyDoc | null> {
+    return parse(this.stmts.getKey.get(tenantId, keyId));
+  }
+
+  async listKeys(tenantId: string): Promise<KeyDoc[]> {
+    return this.stmts.listKeys.all(tenantId).map((r) => parse<KeyDoc>(r)!);
+  }
+
+  async healthy(): Promise<boolean> {
+    return this.db.open;
+  }
+
+  async close(): Promise<void> {
+    this.waiters.cancelAll();
+    if (this.db.open) this.db.close();
+  }
+}
+
+function parse<T>(row: unknown): T | null {
+  return row ? (JSON.parse((row as { body: string }).body) as T) : null;
+}
+
+function newGenerationName(): string {
+  return `gen-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+}
+
+function readCurrent(dir: string): string | null {
+  try {
+    return fs.readFileSync(path.join(dir, 'CURRENT'), 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Atomically point CURRENT at a generation (write, fsync, rename). */
+function promote(dir: string, gen: string): void {
+  const tmp = path.join(dir, `CURRENT.${process.pid}.tmp`);
+  const fd = fs.openSync(tmp, 'w');
+  fs.writeSync(fd, gen);
+  fs.fsyncSync(fd);
+  fs.closeSync(fd);
+  fs.renameSync(tmp, path.join(dir, 'CURRENT'));
+}
