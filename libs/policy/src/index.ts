@@ -1,0 +1,6 @@
+export { ACTIONS, NAME_PATTERN, POLICY_LIMITS } from './policy.types';
+export type { Rule, CategoryPolicy, ParsedPolicy, PolicyEvaluation, SignalFolding, DryRunScoresInput } from './policy.types';
+export { parsePolicyYaml } from './policy.yaml-parser';
+export { evaluate } from './policy.evaluator';
+export { DEFAULT_SIGNAL_FOLDING, foldSignals, scoresForDryRun } from './signal-folding';
+export { validateScores } from './score-map.validator';
