@@ -1,0 +1,6 @@
+export { EVENT_LOG } from './event-log.port';
+export type { EventLog, LogPosition, StoredEvent, StartFrom, SubscribeOptions, Subscription } from './event-log.port';
+export { EventLogModule } from './event-log.module';
+export { FileEventLog } from './file/file-event-log.adapter';
+export type { FileEventLogOptions, FileEventLogLogger } from './file/file-event-log.adapter';
+export { EventLogLockedError } from './file/lock-file';
