@@ -1,0 +1,114 @@
+/** The Project guardrail policy of the spec, the built-in fallback and the precedence rule. */
+export interface ProjectGuardrailPolicy {
+  /** Path prefixes treated as sensitive; `~/` means any user's home (see GUARDRAILS.md). */
+  sensitivePathPrefixes: string[];
+  /** Hosts that may be contacted: `host`, `*.domain` (subdomains only) or `*` (any host). */
+  networkAllowlist: string[];
+  /** Glob patterns (`*`, `?`, `[...]`) matched case-insensitively against each normalized command. */
+  blockShellPatterns: string[];
+  /** riskScore at or above which a decision requires approval (0-100). */
+  requireApprovalScore: number;
+}
+
+/** An inline request policy: any subset of the fields; the missing ones come from the next level. */
+export type GuardrailPolicyOverride = Partial<ProjectGuardrailPolicy>;
+
+export type PolicyLevel = 'request' | 'project' | 'default';
+
+export interface ResolvedGuardrailPolicy {
+  policy: ProjectGuardrailPolicy;
+  /** Which level each field was taken from, for the decision record. */
+  origin: Record<keyof ProjectGuardrailPolicy, PolicyLevel>;
+}
+
+/** Built-in fallback used when neither the request nor the project sets a field. */
+export const DEFAULT_GUARDRAIL_POLICY: Readonly<ProjectGuardrailPolicy> = Object.freeze({
+  sensitivePathPrefixes: [
+    '/etc',
+    '/root',
+    '/boot',
+    '/dev',
+    '/proc/self/environ',
+    '/run/docker.sock',
+    '/var/run/docker.sock',
+    '~/.ssh',
+    '~/.aws',
+    '~/.azure',
+    '~/.config/gcloud',
+    '~/.kube',
+    '~/.docker',
+    '~/.gnupg',
+    '~/.netrc',
+    '~/.git-credentials',
+    '~/.npmrc',
+    '~/.pypirc',
+    '~/.bash_history',
+    '~/.zsh_history',
+    '~/.bashrc',
+    '~/.bash_profile',
+    '~/.profile',
+    '~/.zshrc',
+  ],
+  networkAllowlist: [
+    'registry.npmjs.org',
+    'registry.yarnpkg.com',
+    'pypi.org',
+    'files.pythonhosted.org',
+    'github.com',
+    'api.github.com',
+    'codeload.github.com',
+  ],
+  blockShellPatterns: ['git push* --force*', 'git push* -f', 'git push* -f *', 'terraform destroy', 'kubectl delete namespace*'],
+  requireApprovalScore: 50,
+});
+
+const FIELDS: readonly (keyof ProjectGuardrailPolicy)[] = [
+  'sensitivePathPrefixes',
+  'networkAllowlist',
+  'blockShellPatterns',
+  'requireApprovalScore',
+];
+
+/**
+ * Spec precedence: the policy on the request, else the project's, else the defaults.
+ * Applied per field, so a request policy replaces whatever it names and the fields it
+ * leaves out come from the project policy (or the defaults when the project has none).
+ * Lists are replaced, never concatenated: a request can therefore narrow or widen the
+ * project policy, which is why only callers allowed to act on the project may send one.
+ */
+export function resolvePolicyWithOrigin(
+  requestPolicy?: GuardrailPolicyOverride | null,
+  projectPolicy?: ProjectGuardrailPolicy | null,
+): ResolvedGuardrailPolicy {
+  const policy = {} as Record<keyof ProjectGuardrailPolicy, unknown>;
+  const origin = {} as Record<keyof ProjectGuardrailPolicy, PolicyLevel>;
+  for (const field of FIELDS) {
+    if (requestPolicy && requestPolicy[field] !== undefined) {
+      policy[field] = requestPolicy[field];
+      origin[field] = 'request';
+    } else if (projectPolicy && projectPolicy[field] !== undefined) {
+      policy[field] = projectPolicy[field];
+      origin[field] = 'project';
+    } else {
+      policy[field] = DEFAULT_GUARDRAIL_POLICY[field];
+      origin[field] = 'default';
+    }
+  }
+  return { policy: clonePolicy(policy as unknown as ProjectGuardrailPolicy), origin };
+}
+
+export function resolvePolicy(
+  requestPolicy?: GuardrailPolicyOverride | null,
+  projectPolicy?: ProjectGuardrailPolicy | null,
+): ProjectGuardrailPolicy {
+  return resolvePolicyWithOrigin(requestPolicy, projectPolicy).policy;
+}
+
+function clonePolicy(p: ProjectGuardrailPolicy): ProjectGuardrailPolicy {
+  return {
+    sensitivePathPrefixes: [...p.sensitivePathPrefixes],
+    networkAllowlist: [...p.networkAllowlist],
+    blockShellPatterns: [...p.blockShellPatterns],
+    requireApprovalScore: p.requireApprovalScore,
+  };
+}

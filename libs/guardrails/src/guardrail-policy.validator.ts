@@ -1,0 +1,84 @@
+/**
+ * Validation of a Project guardrail policy (PUT, full) and of an inline request policy
+ * (any subset). Unknown fields are rejected so a typo cannot silently weaken a policy.
+ */
+import { GuardrailPolicyOverride, ProjectGuardrailPolicy } from './guardrail-policy';
+import { asObject, clip, describe, fail, GUARDRAIL_ERROR_CODES, LIMITS, JsonObject } from './guardrail-validation.helpers';
+import { compileShellPattern, ShellPatternError } from './shell/shell-glob';
+import { looksLikeHost } from './network/network-hosts';
+
+const CODE = GUARDRAIL_ERROR_CODES.invalidPolicy;
+const FIELDS = ['sensitivePathPrefixes', 'networkAllowlist', 'blockShellPatterns', 'requireApprovalScore'] as const;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+export function validateGuardrailPolicy(x: unknown): ProjectGuardrailPolicy {
+  const partial = validateGuardrailPolicyOverride(x);
+  const missing = FIELDS.filter((f) => partial[f] === undefined);
+  if (missing.length > 0) throw fail(CODE, `policy is missing ${missing.join(', ')}`, `missing=${missing.join(', ')}`);
+  return partial as ProjectGuardrailPolicy;
+}
+
+export function validateGuardrailPolicyOverride(x: unknown): GuardrailPolicyOverride {
+  const o = asObject(x, CODE, 'policy');
+  const unknown = Object.keys(o).filter((k) => !(FIELDS as readonly string[]).includes(k));
+  if (unknown.length > 0) {
+    throw fail(CODE, `policy has unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${clip(k)}"`).join(', ')}`, `allowed=${FIELDS.join(', ')}`);
+  }
+  const out: GuardrailPolicyOverride = {};
+  if (o.sensitivePathPrefixes !== undefined) out.sensitivePathPrefixes = stringList(o, 'sensitivePathPrefixes', LIMITS.policyListItems, LIMITS.policyPathLength, checkPrefix);
+  if (o.networkAllowlist !== undefined) out.networkAllowlist = stringList(o, 'networkAllowlist', LIMITS.policyListItems, LIMITS.policyHostLength, checkHost);
+  if (o.blockShellPatterns !== undefined) out.blockShellPatterns = stringList(o, 'blockShellPatterns', LIMITS.blockShellPatterns, LIMITS.blockShellPatternLength, checkPattern);
+  if (o.requireApprovalScore !== undefined) out.requireApprovalScore = score(o.requireApprovalScore);
+  return out;
+}
+
+function stringList(o: JsonObject, field: string, maxItems: number, maxLength: number, check: (v: string) => string | null): string[] {
+  const v = o[field];
+  if (!Array.isArray(v)) throw fail(CODE, `${field} must be an array of strings`, `field=${field}; got ${describe(v)}`);
+  if (v.length > maxItems) throw fail(CODE, `${field} has too many entries (${v.length}, at most ${maxItems})`, `field=${field}; max=${maxItems}`);
+  return v.map((item, i) => {
+    const at = `${field}[${i}]`;
+    if (typeof item !== 'string') throw fail(CODE, `${at} must be a string`, `field=${at}; got ${describe(item)}`);
+    if (item.length > maxLength) throw fail(CODE, `${at} is too long (${item.length} characters, at most ${maxLength})`, `field=${at}; max=${maxLength}`);
+    if (item.trim() === '') throw fail(CODE, `${at} must not be empty`, `field=${at}`);
+    if (CONTROL.test(item)) throw fail(CODE, `${at} contains control characters`, `field=${at}`);
+    const problem = check(item);
+    if (problem) throw fail(CODE, `${at} "${clip(item)}" ${problem}`, `field=${at}`);
+    return item;
+  });
+}
+
+function checkPrefix(p: string): string | null {
+  const t = p.trim();
+  if (!/^(?:\/|~(?:\/|$)|\$HOME(?:\/|$)|[a-z]:[\\/])/i.test(t)) return 'must be an absolute path or start with ~/ or $HOME/';
+  return null;
+}
+
+function checkHost(h: string): string | null {
+  const t = h.trim().toLowerCase();
+  if (t === '*') return null;
+  if (/[/:@?#]/.test(t) && !/^[0-9a-f:]+$/.test(t) && !/^\[[0-9a-f:]+\]$/.test(t)) {
+    return 'must be a bare host such as "github.com" or "*.example.com" (no scheme, port or path)';
+  }
+  const host = t.startsWith('*.') ? t.slice(2) : t;
+  if (host.includes('*')) return 'may only use "*" as a whole entry or as a leading "*." label';
+  if (!looksLikeHost(host)) return 'is not a valid host name or IP address';
+  return null;
+}
+
+function checkPattern(p: string): string | null {
+  try {
+    compileShellPattern(p);
+    return null;
+  } catch (e) {
+    if (e instanceof ShellPatternError) return `is not a valid glob pattern: ${e.message}`;
+    throw e;
+  }
+}
+
+function score(v: unknown): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw fail(CODE, 'requireApprovalScore must be a number', `field=requireApprovalScore; got ${describe(v)}`);
+  if (v < 0 || v > 100) throw fail(CODE, `requireApprovalScore must be between 0 and 100 (got ${v})`, 'field=requireApprovalScore; min=0; max=100');
+  return v;
+}

@@ -1,0 +1,192 @@
+/**
+ * Reads a skill's prompt the way a careful reviewer would: instructions to override
+ * earlier ones, to hide from the user, to send data out, encoded payloads, remote
+ * scripts piped into a shell, secrets harvesting, invisible characters. Every regex
+ * here has bounded repetition, runs on text capped at MAX_PROMPT_SCAN characters, and
+ * reports the excerpt it matched.
+ */
+import { RiskFinding } from '../guardrail-verdict';
+
+export const MAX_PROMPT_SCAN = 20_000;
+const EXCERPT = 80;
+
+interface Detector {
+  id: string;
+  points: number;
+  what: string;
+  find(text: string): string | null;
+}
+
+function firstMatch(res: readonly RegExp[]): (text: string) => string | null {
+  return (text) => {
+    for (const re of res) {
+      const m = re.exec(text);
+      if (m) return m[0];
+    }
+    return null;
+  };
+}
+
+const DATA_WORDS = /\b(?:contents?|data|files?|secrets?|keys?|tokens?|credentials?|passwords?|env|environment|history|conversation|chat|cookies|codebase|repo(?:sitory)?|source code|ssh|logs?)\b|~\/\.[a-z]|\.(?:env|npmrc|pypirc|netrc|git-credentials)\b|id_(?:rsa|ed25519|ecdsa)/i;
+const EXFIL_HOSTS = /\b(?:webhook\.site|requestbin\.(?:com|net)|[a-z0-9-]{1,63}\.pipedream\.net|[a-z0-9-]{1,63}\.ngrok(?:-free)?\.(?:io|app)|burpcollaborator\.net|[a-z0-9-]{1,63}\.oast\.[a-z]{2,5}|interact\.sh|canarytokens\.com|pastebin\.com|transfer\.sh|discord(?:app)?\.com\/api\/webhooks)\b/i;
+
+const DETECTORS: readonly Detector[] = [
+  {
+    id: 'override_instructions',
+    points: 50,
+    what: 'tells the agent to ignore its earlier instructions',
+    find: firstMatch([
+      /\b(?:ignore|disregard|forget|override|bypass)\b[^\n]{0,40}?\b(?:previous|prior|earlier|above|preceding|all|any|system|developer|original|your)\b[^\n]{0,30}?\b(?:instructions?|prompts?|rules|directions|guidelines|guardrails|messages|context|polic(?:y|ies))\b/i,
+    ]),
+  },
+  {
+    id: 'role_override',
+    points: 50,
+    what: 'tries to replace the agent\'s role or system prompt',
+    find: firstMatch([
+      /\b(?:you are now|from now on,? you are|act as|pretend to be)\b[^\n]{0,40}?\b(?:unrestricted|jailbroken|dan|without (?:any )?(?:restrictions|limits|rules|filters))\b/i,
+      /\bdeveloper mode (?:enabled|on)\b|\bdo anything now\b|\bnew system prompt\b|<\/?system>|\[\/?system\]/i,
+    ]),
+  },
+  {
+    id: 'hide_from_user',
+    points: 50,
+    what: 'tells the agent to hide what it does from the user',
+    find: firstMatch([
+      /\b(?:do not|don't|dont|never|without)\s(?:[a-z]{1,12}\s){0,4}?(?:tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|alert|alerting|ask|asking)\b[^\n]{0,25}?\b(?:the |your )?(?:user|human|operator|owner)s?\b/i,
+      /\b(?:hide|conceal|mask)\b[^\n]{0,40}?\bfrom\b[^\n]{0,20}?\b(?:the |your )?(?:user|human|operator|owner)s?\b/i,
+      /\b(?:secretly|covertly|silently|quietly|stealthily)\b[^\n]{0,30}?\b(?:send|upload|run|execute|install|delete|copy|post|exfiltrate|forward|transfer|download|read)\b/i,
+      /\bwithout (?:the |your )?(?:user|human|operator)(?:'s)? (?:knowledge|knowing|consent|noticing|permission|approval)\b/i,
+    ]),
+  },
+  {
+    id: 'exfiltration',
+    points: 50,
+    what: 'tells the agent to send data to an outside URL',
+    find: (text) => {
+      const re = /\b(?:send|post|upload|exfiltrate|transmit|forward|leak|copy|sync|pipe|beacon)\b[^\n]{0,80}?\b(?:to|into|at|via)\b[^\n]{0,20}?(?:https?|ftp|wss?):\/\/[^\s"'<>)]{1,200}/gi;
+      for (const m of text.matchAll(re)) if (DATA_WORDS.test(m[0])) return m[0];
+      const host = EXFIL_HOSTS.exec(text);
+      return host ? host[0] : null;
+    },
+  },
+  {
+    id: 'pipe_to_shell',
+    points: 40,
+    what: 'tells the agent to pipe a download into a shell',
+    find: firstMatch([
+      /\b(?:curl|wget)\b[^|\n]{0,200}\|\s{0,3}(?:sudo\s{1,3}(?:-[a-z]{1,3}\s{1,3})?)?(?:ba|z|da|k)?sh\b/i,
+      /\b(?:bash|sh|zsh)\s{1,3}(?:-c\s{1,3})?["']?\s{0,2}(?:<\(|\$\()\s{0,2}(?:curl|wget)\b/i,
+      /\biex\s?\(?\s?(?:\(?new-object\s{1,3}net\.webclient\)?\.downloadstring|iwr|invoke-webrequest)/i,
+    ]),
+  },
+  {
+    id: 'secrets_harvest',
+    points: 50,
+    what: 'tells the agent to collect secrets or credentials',
+    find: firstMatch([
+      /\b(?:collect|gather|harvest|dump|extract|grab|steal|exfiltrate|enumerate|scrape|copy|read|cat|print|upload|send)\b[^\n]{0,40}?(?:~\/\.ssh|\.ssh\/|id_rsa|id_ed25519|\.aws\/credentials|aws credentials|\/etc\/shadow|\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.kube\/config|\.docker\/config|keychain|browser (?:cookies|passwords)|saved passwords|crypto ?wallets?|seed phrases?)/i,
+      /\b(?:collect|gather|harvest|dump|extract|grab|steal|send|upload|print|list|read|copy)\b[^\n]{0,30}?\b(?:all|every|any)\b[^\n]{0,15}?\b(?:environment variables|env vars|secrets|api keys|tokens|passwords|credentials|private keys)\b/i,
+    ]),
+  },
+];
+
+const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD]|[\u{E0000}-\u{E007F}]/gu;
+const BASE64_RUN = /[A-Za-z0-9+/]{80,4096}={0,2}/g;
+const HEX_RUN = /(?:\\x[0-9a-fA-F]{2}){16,}|[0-9a-fA-F]{128,}/;
+
+/** The first HTML comment with at least 20 characters inside (invisible once rendered). */
+function htmlComment(text: string): string | null {
+  for (let open = text.indexOf('<!--'); open >= 0; open = text.indexOf('<!--', open + 4)) {
+    const close = text.indexOf('-->', open + 4);
+    if (close < 0) return null;
+    if (close - open - 4 >= 20) return text.slice(open, close + 3);
+  }
+  return null;
+}
+
+function excerpt(s: string): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > EXCERPT ? `${t.slice(0, EXCERPT - 1)}\u2026` : t;
+}
+
+function scanText(text: string, suffix: string): RiskFinding[] {
+  // One sentence per line, so the bounded `[^\n]{0,n}` gaps never join two sentences.
+  const prepared = text.replace(/[ \t\r\f\v]+/g, ' ').replace(/[.!?;](?:\s|$)/g, '\n');
+  const out: RiskFinding[] = [];
+  for (const d of DETECTORS) {
+    const hit = d.find(prepared);
+    if (hit) out.push({ category: 'prompt_injection', points: d.points, reason: `prompt ${d.what}: "${excerpt(hit)}"${suffix}` });
+  }
+  return out;
+}
+
+function decodedPayload(run: string, encoding: 'base64' | 'hex'): string | null {
+  const decoded = Buffer.from(encoding === 'hex' ? run.replace(/\\x/g, '') : run, encoding).toString('utf8');
+  const printable = decoded.replace(/[^\x20-\x7e\n\t]/g, '').length;
+  return decoded.length > 0 && printable / decoded.length > 0.9 ? decoded : null;
+}
+
+export function promptInjectionFindings(prompt: string): RiskFinding[] {
+  const capped = prompt.slice(0, MAX_PROMPT_SCAN).normalize('NFKC');
+  const invisible = capped.match(INVISIBLE)?.length ?? 0;
+  const text = capped.replace(INVISIBLE, '');
+  const out = scanText(text, '');
+  if (invisible > 0) {
+    out.push({
+      category: 'prompt_injection',
+      points: 20,
+      reason: `prompt contains ${invisible} invisible Unicode character${invisible === 1 ? '' : 's'} (zero-width or bidi controls) that can hide instructions`,
+    });
+  }
+  const comment = htmlComment(text);
+  if (comment) out.push({
+    category: 'prompt_injection',
+    points: 15,
+    reason: `prompt hides text in an HTML comment: "${excerpt(comment)}"`,
+  });
+  for (const m of text.matchAll(BASE64_RUN)) {
+    const run = m[0];
+    if (!/[a-z]/.test(run) || !/[A-Z]/.test(run) || !/[0-9]/.test(run)) continue;
+    out.push({
+      category: 'prompt_injection',
+      points: 25,
+      reason: `prompt contains a ${run.length}-character base64 payload: "${excerpt(run)}"`,
+    });
+    const decoded = decodedPayload(run, 'base64');
+    if (decoded) out.push(...scanText(decoded, ' (inside the base64 payload)'));
+    break;
+  }
+  const hex = HEX_RUN.exec(text);
+  if (hex) {
+    out.push({
+      category: 'prompt_injection',
+      points: 25,
+      reason: `prompt contains a ${hex[0].length}-character hex-encoded payload: "${excerpt(hex[0])}"`,
+    });
+    const decoded = decodedPayload(hex[0].length % 2 === 0 || hex[0].includes('\\x') ? hex[0] : hex[0].slice(0, -1), 'hex');
+    if (decoded) out.push(...scanText(decoded, ' (inside the hex payload)'));
+  }
+  return out;
+}
+
+export interface CodeSpan {
+  code: string;
+  /** The sentence around it warns against running it ("never run `rm -rf /`"). */
+  warnedAgainst: boolean;
+}
+
+const WARNING = /\b(?:never|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|refuse to|forbidden|dangerous)\b[^.\n]{0,40}$/i;
+
+/** Code the prompt shows: fenced blocks, inline `code`, and `$ cmd` lines. */
+export function promptCodeSpans(prompt: string, max = 20): CodeSpan[] {
+  const text = prompt.slice(0, MAX_PROMPT_SCAN);
+  const spans: CodeSpan[] = [];
+  const add = (code: string, index: number, source: string) =>
+    spans.push({ code, warnedAgainst: WARNING.test(source.slice(Math.max(0, index - 60), index)) });
+  for (const m of text.matchAll(/```[a-z]{0,20}\n?([\s\S]{1,4000}?)```/g)) add(m[1], m.index ?? 0, text);
+  const withoutFences = text.replace(/```[\s\S]{0,4000}?```/g, (f) => ' '.repeat(f.length));
+  for (const m of withoutFences.matchAll(/`([^`\n]{1,500})`/g)) add(m[1], m.index ?? 0, withoutFences);
+  for (const m of withoutFences.matchAll(/^\s{0,8}\$ ([^\n]{1,500})$/gm)) add(m[1], m.index ?? 0, withoutFences);
+  return spans.slice(0, max);
+}

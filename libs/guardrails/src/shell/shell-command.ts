@@ -1,0 +1,273 @@
+/**
+ * What a simple command really runs: wrappers (`sudo`, `env VAR=x`, `nohup`, `timeout 5`,
+ * `xargs`...) are peeled off, the program is reduced to its lowercased basename
+ * (`/usr/bin/RM` -> `rm`), and scripts hidden in arguments (`bash -c`, `eval`, `su -c`,
+ * `ssh host cmd`, `find -exec`) are surfaced for the parser to analyse.
+ */
+import { UNKNOWN_EXPANSION } from './shell-lexer';
+
+interface WrapperSpec {
+  /** Options that consume the next argument. */
+  argOptions?: readonly string[];
+  /** Positional arguments to skip before the wrapped command (timeout DURATION, chroot DIR). */
+  positional?: number;
+  elevated?: boolean;
+  /** Accepts NAME=value words before the command (env). */
+  assignments?: boolean;
+}
+
+const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
+  sudo: { elevated: true, argOptions: ['-u', '-g', '-p', '-C', '-h', '-U', '-r', '-t', '-D', '-R', '-T', '--user', '--group', '--prompt', '--close-from', '--host', '--other-user', '--role', '--type', '--chdir', '--chroot', '--command-timeout'] },
+  doas: { elevated: true, argOptions: ['-u', '-C'] },
+  pkexec: { elevated: true, argOptions: ['--user'] },
+  env: { assignments: true, argOptions: ['-u', '--unset', '-C', '--chdir'] },
+  command: {},
+  builtin: {},
+  exec: { argOptions: ['-a'] },
+  nohup: {},
+  setsid: {},
+  time: { argOptions: ['-f', '-o', '--format', '--output'] },
+  nice: { argOptions: ['-n', '--adjustment'] },
+  ionice: { argOptions: ['-c', '-n', '-p', '-t', '--class', '--classdata'] },
+  timeout: { positional: 1, argOptions: ['-s', '-k', '--signal', '--kill-after'] },
+  stdbuf: { argOptions: ['-i', '-o', '-e', '--input', '--output', '--error'] },
+  chroot: { positional: 1, argOptions: ['--userspec', '--groups'] },
+  flock: { positional: 1, argOptions: ['-w', '-E', '--timeout', '--conflict-exit-code'] },
+  unbuffer: {},
+  busybox: {},
+  caffeinate: { argOptions: ['-w', '-t'] },
+  strace: { argOptions: ['-o', '-e', '-p', '-s', '-u', '-E', '-a', '-P', '-I'] },
+  ltrace: { argOptions: ['-o', '-e', '-p', '-s', '-u', '-a'] },
+  watch: { argOptions: ['-n', '--interval', '-d', '--differences', '-q'] },
+  xargs: { argOptions: ['-I', '-n', '-L', '-P', '-d', '-E', '-s', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--replace'] },
+  torsocks: {},
+  proxychains: { argOptions: ['-f'] },
+  proxychains4: { argOptions: ['-f'] },
+  firejail: {},
+};
+
+export const SHELL_PROGRAMS: ReadonlySet<string> = new Set([
+  'sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'rbash', 'fish', 'tcsh', 'csh',
+]);
+export const INTERPRETERS: ReadonlySet<string> = new Set([
+  ...SHELL_PROGRAMS,
+  'python', 'python2', 'python3', 'perl', 'ruby', 'node', 'nodejs', 'php', 'lua', 'deno', 'bun', 'pwsh', 'powershell', 'osascript',
+]);
+
+/** Programs a globbed name (`/???/r?`) may resolve to; the first match wins. */
+const KNOWN_PROGRAMS = [
+  'rm', 'dd', 'sh', 'nc', 'cp', 'mv', 'ln', 'su', 'bash', 'mkfs', 'shred', 'curl', 'wget', 'chmod', 'chown', 'python3', 'python', 'perl', 'ruby', 'ncat', 'netcat', 'socat', 'wipefs', 'cat', 'base64',
+];
+
+export interface UnwrappedCommand {
+  /** Lowercased basename of what actually runs, '' when nothing does. */
+  program: string;
+  /** argv[0] of what runs, as written. */
+  programPath: string;
+  args: string[];
+  wrappers: string[];
+  elevated: boolean;
+  /** The program name is only known at run time (`$X`, `$(...)`, an unknown glob). */
+  dynamicProgram: boolean;
+  /** `xargs`: more arguments arrive on stdin. */
+  argsFromStdin: boolean;
+}
+
+function baseName(p: string): string {
+  const parts = p.split('/');
+  return (parts[parts.length - 1] || p).toLowerCase().replace(/\.exe$/, '');
+}
+
+function hasGlob(s: string): boolean {
+  return /[*?]|\[[^\]]+\]/.test(s);
+}
+
+function globToRegExp(glob: string): RegExp | null {
+  if (glob.length > 64) return null;
+  let re = '';
+  for (const ch of glob) re += ch === '*' ? '[^/]*' : ch === '?' ? '[^/]' : ch.replace(/[.+^${}()|\\\]]/g, '\\$&').replace('[', '\\[');
+  return new RegExp(`^${re}$`);
+}
+
+/** Skips a wrapper's own options; returns the index of the wrapped command in argv. */
+function skipWrapper(argv: readonly string[], start: number, spec: WrapperSpec): number {
+  const argOptions = new Set(spec.argOptions ?? []);
+  let i = start;
+  let positional = spec.positional ?? 0;
+  while (i < argv.length) {
+    const a = argv[i];
+    if (a === '--') return i + 1 + positional;
+    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith('--')) {
+      i += argOptions.has(a) ? 2 : 1;
+      continue;
+    }
+    if (a.startsWith('-') && a.length > 1) {
+      if (/^-\d+$/.test(a)) {
+        i++;
+        continue;
+      }
+      let consumed = 1;
+      for (let k = 1; k < a.length; k++) {
+        if (argOptions.has('-' + a[k])) {
+          if (k === a.length - 1) consumed = 2;
+          break;
+        }
+      }
+      i += consumed;
+      continue;
+    }
+    if (positional > 0) {
+      positional--;
+      i++;
+      continue;
+    }
+    return i;
+  }
+  return i;
+}
+
+export function unwrapCommand(argv: readonly string[], dynamic: readonly boolean[] = []): UnwrappedCommand {
+  const wrappers: string[] = [];
+  let elevated = false;
+  let argsFromStdin = false;
+  let i = 0;
+  let words = [...argv];
+  let dyn = [...dynamic];
+  for (let guard = 0; guard < 12 && i < words.length; guard++) {
+    const name = baseName(words[i]);
+    if (name === 'env') {
+      const s = words.findIndex((w, k) => k > i && (w === '-S' || w.startsWith('--split-string')));
+      if (s > 0) {
+        const value = words[s].includes('=') ? words[s].slice(words[s].indexOf('=') + 1) : (words[s + 1] ?? '');
+        const skip = words[s].includes('=') ? 1 : 2;
+        words = [...words.slice(0, s), ...value.split(/\s+/).filter(Boolean), ...words.slice(s + skip)];
+        dyn = [];
+      }
+    }
+    if ((name === 'command' || name === 'builtin') && /^-[a-z]*[vV]/.test(words[i + 1] ?? '')) break;
+    const spec = WRAPPERS[name];
+    if (!spec) break;
+    wrappers.push(name);
+    elevated ||= spec.elevated === true;
+    argsFromStdin ||= name === 'xargs';
+    i = skipWrapper(words, i + 1, spec);
+  }
+  // A wrapper with nothing to wrap is itself the program: `env` prints the environment, `sudo -i` opens a root shell.
+  const bare = i >= words.length && wrappers.length > 0;
+  const programPath = bare ? wrappers[wrappers.length - 1] : (words[i] ?? '');
+  let program = baseName(programPath);
+  let dynamicProgram = dyn[i] === true;
+  if (program !== '' && hasGlob(program)) {
+    const re = globToRegExp(program);
+    const resolved = re ? KNOWN_PROGRAMS.find((p) => re.test(p)) : undefined;
+    program = resolved ?? program;
+    dynamicProgram = true;
+  }
+  if (bare && program === 'xargs') program = 'echo';
+  return { program, programPath, args: bare ? [] : words.slice(i + 1), wrappers, elevated, dynamicProgram, argsFromStdin };
+}
+
+export interface NestedScript {
+  script?: string;
+  argv?: string[];
+  via: string;
+}
+
+const SSH_ARG_OPTIONS = new Set([
+  '-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q',
+  '-R', '-S', '-W', '-w',
+]);
+
+/** Scripts and commands hidden in a command's arguments, to be analysed one level deeper. */
+export function nestedScripts(u: UnwrappedCommand, herestring: string | null): NestedScript[] {
+  const { program, args } = u;
+  const out: NestedScript[] = [];
+  if (/\s/.test(u.programPath.trim())) out.push({ script: [u.programPath, ...args].join(' '), via: 'a quoted command' });
+  if (SHELL_PROGRAMS.has(program) || (program === 'busybox' && args[0] === 'sh')) {
+    const rest = program === 'busybox' ? args.slice(1) : args;
+    const c = rest.findIndex((a) => /^-[a-z]*c[a-z]*$/i.test(a) || a === '--command');
+    if (c >= 0) {
+      const script = rest.slice(c + 1).find((a) => !a.startsWith('-') || a === '-');
+      if (script !== undefined) out.push({ script, via: `${program} -c` });
+    }
+    if (herestring !== null) out.push({ script: herestring, via: `${program} <<<` });
+  }
+  if (program === 'eval' && args.length > 0) out.push({ script: args.join(' '), via: 'eval' });
+  if (program === 'su') {
+    const c = args.findIndex((a) => a === '-c' || a === '--command' || a.startsWith('--command='));
+    if (c >= 0) out.push({ script: args[c].startsWith('--command=') ? args[c].slice(10) : (args[c + 1] ?? ''), via: 'su -c' });
+  }
+  if (program === 'ssh') {
+    let k = 0;
+    while (k < args.length && args[k].startsWith('-')) k += SSH_ARG_OPTIONS.has(args[k]) ? 2 : 1;
+    if (k + 1 < args.length) out.push({ script: args.slice(k + 1).join(' '), via: 'ssh (remote command)' });
+  }
+  if (program === 'find') {
+    for (let k = 0; k < args.length; k++) {
+      if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[k])) continue;
+      const end = args.findIndex((a, j) => j > k && (a === ';' || a === '+'));
+      const argv = args.slice(k + 1, end < 0 ? args.length : end);
+      if (argv.length > 0) out.push({ argv, via: `find ${args[k]}` });
+      if (end < 0) break;
+      k = end;
+    }
+  }
+  if (program === 'alias') {
+    for (const a of args) {
+      const eq = a.indexOf('=');
+      if (eq > 0) out.push({ script: a.slice(eq + 1), via: 'alias' });
+    }
+  }
+  if (program === 'trap' && args[0] !== undefined && !args[0].startsWith('-')) out.push({ script: args[0], via: 'trap' });
+  const code = INTERPRETERS.has(program.replace(/[0-9.]+$/, '')) && !SHELL_PROGRAMS.has(program) ? interpreterCode(args) : null;
+  if (code !== null) for (const script of shellCallsIn(code)) out.push({ script, via: `${program} code` });
+  return out.filter((n) => n.script === undefined || hasContent(n.script));
+}
+
+/** The one-liner of `python -c CODE`, `perl -e CODE`, `node -e CODE`, `php -r CODE`. */
+export function interpreterCode(args: readonly string[]): string | null {
+  const k = args.findIndex((a) => /^-[a-z]*[ecr]$/i.test(a) || a === '--eval');
+  return k >= 0 ? (args[k + 1] ?? null) : null;
+}
+
+const SHELL_CALL = /\b(?:system|popen|exec[a-z]{0,4}|execSync|spawnSync|check_output|check_call|call|run|Popen|getoutput|getstatusoutput|shell_exec|passthru|proc_open)\s{0,3}\(\s{0,3}(?:\[([^\]]{1,2000})\]|(['"`])([^'"`]{1,2000})\2)/g;
+
+/** Shell commands a one-liner hands to the OS: os.system('rm -rf /'), subprocess.run(['rm', '-rf', '/']). */
+export function shellCallsIn(code: string): string[] {
+  const out: string[] = [];
+  for (const m of code.slice(0, 8192).matchAll(SHELL_CALL)) {
+    if (m[3] !== undefined) out.push(m[3]);
+    else if (m[1] !== undefined) out.push([...m[1].matchAll(/(['"])([^'"]{0,500})\1/g)].map((x) => x[2]).join(' '));
+    if (out.length >= 8) break;
+  }
+  return out.filter((x) => x.trim() !== '');
+}
+
+/** A script that is nothing but unknown expansions has nothing to analyse. */
+function hasContent(script: string): boolean {
+  return script.split(UNKNOWN_EXPANSION).join('').trim() !== '';
+}
+
+/** Short flags of `args` (before `--`), both `-rf` clusters and long `--recursive` forms. */
+export function flagsOf(args: readonly string[]): { short: Set<string>; long: Set<string>; operands: string[] } {
+  const short = new Set<string>();
+  const long = new Set<string>();
+  const operands: string[] = [];
+  let ended = false;
+  for (const a of args) {
+    if (ended || a === '-' || !a.startsWith('-')) {
+      operands.push(a);
+    } else if (a === '--') {
+      ended = true;
+    } else if (a.startsWith('--')) {
+      long.add(a.split('=')[0].toLowerCase());
+    } else {
+      for (const ch of a.slice(1)) short.add(ch);
+    }
+  }
+  return { short, long, operands };
+}

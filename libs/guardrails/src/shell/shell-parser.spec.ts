@@ -1,0 +1,162 @@
+import { canonicalCommand, canonicalWithWrappers, MAX_SHELL_COMMANDS, parseShell, pipelinesOf, ShellCommand } from './shell-parser';
+
+/** The programs and arguments that would run, wrappers stripped, in parse order. */
+function runs(script: string): string[] {
+  return parseShell(script).commands.map(canonicalCommand);
+}
+
+function only(script: string): ShellCommand {
+  const { commands } = parseShell(script);
+  expect(commands).toHaveLength(1);
+  return commands[0];
+}
+
+describe('shell parser', () => {
+  describe('splitting', () => {
+    it('splits on ; && || | & and newlines', () => {
+      expect(runs('a 1; b 2 && c || d | e & f\ng')).toEqual(['a 1', 'b 2', 'c', 'd', 'e', 'f', 'g']);
+    });
+
+    it('keeps the stages of one pipeline together', () => {
+      const pipes = pipelinesOf(parseShell('curl x | tee y | sh; ls')).map((p) => p.map((c) => c.unwrapped.program));
+      expect(pipes).toEqual([['curl', 'tee', 'sh'], ['ls']]);
+    });
+
+    it('treats subshell parentheses and braces as grouping', () => {
+      expect(runs('(cd /tmp; rm x) && { echo a; }')).toEqual(['cd /tmp', 'rm x', 'echo a']);
+    });
+
+    it('skips comments and joins continued lines', () => {
+      expect(runs('ls -la # rm -rf /\necho a \\\n b')).toEqual(['ls -la', 'echo a b']);
+      expect(parseShell('echo a \\\n b').commands[0].argv).toEqual(['echo', 'a', 'b']);
+    });
+
+    it('drops reserved words of if/while/for bodies', () => {
+      expect(runs('if true; then rm -rf x; fi; while a; do b; done')).toEqual(['true', 'rm -rf x', 'a', 'b']);
+    });
+  });
+
+  describe('quoting', () => {
+    it('removes single, double and mixed quotes', () => {
+      expect(runs(`'r''m' "-rf" /`)).toEqual(['rm -rf /']);
+      expect(runs(`"r"m -r'f' /`)).toEqual(['rm -rf /']);
+    });
+
+    it('applies backslash escapes outside and inside double quotes', () => {
+      expect(runs('r\\m -rf \\/')).toEqual(['rm -rf /']);
+      expect(only('echo "a \\"b\\" \\$HOME"').unwrapped.args).toEqual(['a "b" $HOME']);
+    });
+
+    it('decodes ANSI-C strings', () => {
+      expect(runs("$'\\x72\\x6d' $'\\055rf' $'\\u002f'")).toEqual(['rm -rf /']);
+    });
+
+    it('collapses extra spaces and tabs', () => {
+      expect(runs('  rm \t -rf\t\t/  ')).toEqual(['rm -rf /']);
+    });
+
+    it('expands unquoted brace lists', () => {
+      expect(runs('{rm,-rf,/}')).toEqual(['rm -rf /']);
+      expect(runs('echo "{a,b}"')).toEqual(['echo {a,b}']);
+    });
+  });
+
+  describe('expansion', () => {
+    it('treats $IFS as a word separator', () => {
+      expect(runs('rm${IFS}-rf$IFS/')).toEqual(['rm -rf /']);
+    });
+
+    it('tracks variables assigned earlier in the script, with word splitting', () => {
+      expect(runs('a=rm; $a -rf /')).toEqual(['', 'rm -rf /']);
+      expect(runs('c="rm -rf /"; $c').pop()).toBe('rm -rf /');
+      expect(runs('export X=/etc; cat $X/shadow').pop()).toBe('cat /etc/shadow');
+    });
+
+    it('knows $HOME and ${VAR:-default}', () => {
+      expect(runs('rm -rf "$HOME" ${NOPE:-/tmp}')).toEqual(['rm -rf /home/agent /tmp']);
+    });
+
+    it('marks unknown expansions as dynamic', () => {
+      const c = only('$X -rf "$1"');
+      expect(c.dynamic).toEqual([true, false, true]);
+      expect(c.unwrapped.dynamicProgram).toBe(true);
+    });
+
+    it('substitutes trivial echo/printf command substitutions and parses them as nested commands', () => {
+      const parsed = parseShell('$(echo rm) -rf / && `printf %s rm` x');
+      expect(parsed.commands.map(canonicalCommand)).toEqual(['echo rm', 'rm -rf /', 'printf %s rm', 'rm x']);
+      expect(parsed.commands[0]).toMatchObject({ depth: 1, via: '$(...)' });
+    });
+
+    it('decodes base64 inside a substitution', () => {
+      expect(runs('sh -c "$(echo cm0gLXJmIC8= | base64 -d)"')).toContain('rm -rf /');
+    });
+  });
+
+  describe('nesting', () => {
+    it('recurses into bash -c, sh -c, eval, su -c and ssh remote commands', () => {
+      for (const script of ['bash -c "rm -rf /"', "sh -lc 'rm -rf /'", 'eval rm -rf /', "su root -c 'rm -rf /'", "ssh -p 22 host 'rm -rf /'"]) {
+        const nested = parseShell(script).commands.find((c) => c.depth === 1);
+        expect(nested && canonicalCommand(nested)).toBe('rm -rf /');
+      }
+    });
+
+    it('recurses into find -exec and literals piped to a shell or xargs', () => {
+      expect(runs('find . -exec rm -rf {} \\;')).toContain('rm -rf {}');
+      expect(runs("echo 'rm -rf /' | sh")).toContain('rm -rf /');
+      expect(runs('echo / | xargs rm -rf')).toContain('rm -rf /');
+    });
+
+    it('recurses into herestrings given to a shell', () => {
+      expect(runs("bash <<< 'rm -rf /'")).toContain('rm -rf /');
+    });
+
+    it('recurses into shell calls inside interpreter one-liners', () => {
+      expect(runs(`python3 -c "import os; os.system('rm -rf /')"`)).toContain('rm -rf /');
+      expect(runs(`python3 -c "import subprocess; subprocess.run(['rm', '-rf', '/'])"`)).toContain('rm -rf /');
+    });
+
+    it('runs a script written earlier with known content', () => {
+      expect(runs("echo 'rm -rf /' > x.sh; bash x.sh")).toContain('rm -rf /');
+    });
+
+    it('stops at the depth cap and says so', () => {
+      const deep = parseShell('bash -c "bash -c \\"bash -c \\\\\\"bash -c \'bash -c rm\'\\\\\\"\\""');
+      expect(deep.commands.some((c) => c.unwrapped.program === 'rm')).toBe(false);
+      expect(deep.depthExceeded).toBe(true);
+      expect(parseShell('$('.repeat(50)).depthExceeded).toBe(true);
+    });
+
+    it('stops at the command cap and says so', () => {
+      const parsed = parseShell('a;'.repeat(MAX_SHELL_COMMANDS + 10));
+      expect(parsed.commands).toHaveLength(MAX_SHELL_COMMANDS);
+      expect(parsed.truncated).toBe(true);
+    });
+  });
+
+  describe('wrappers and redirects', () => {
+    it('unwraps sudo, env, nohup, timeout, nice, command and absolute paths', () => {
+      const c = only('sudo -u root env A=1 nohup timeout -s KILL 5 nice -n 10 command /usr/bin/RM -rf /');
+      expect(c.unwrapped).toMatchObject({ program: 'rm', args: ['-rf', '/'], elevated: true });
+      expect(c.unwrapped.wrappers).toEqual(['sudo', 'env', 'nohup', 'timeout', 'nice', 'command']);
+      expect(canonicalWithWrappers(c)).toBe('sudo -u root env A=1 nohup timeout -s KILL 5 nice -n 10 command /usr/bin/RM -rf /');
+    });
+
+    it('keeps file descriptors on redirects', () => {
+      expect(only('node x 2>&1 > out.log').redirects).toEqual([
+        { op: '>&', fd: '2', target: '1' },
+        { op: '>', fd: '', target: 'out.log' },
+      ]);
+    });
+
+    it('records function definitions', () => {
+      expect(parseShell(':(){ :|:& };:').functions).toEqual([':']);
+      expect(parseShell('function bomb { bomb | bomb & }; bomb').functions).toEqual(['bomb']);
+    });
+
+    it('tracks the working directory set by cd', () => {
+      const cmds = parseShell('cd / && rm -rf *; cd etc; ls; cd "$X"; ls').commands;
+      expect(cmds.map((c) => c.cwd)).toEqual(['/workspace', '/', '/', '/etc', '/etc', '/workspace']);
+    });
+  });
+});

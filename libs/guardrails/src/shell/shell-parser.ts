@@ -1,0 +1,407 @@
+/**
+ * Splits a command string into simple commands (on `;`, `&&`, `||`, `|`, `&`, newlines,
+ * subshell parentheses), unquotes them, peels off wrappers and recurses into everything
+ * that runs a script of its own: `$(...)`, backticks, `<(...)`, `bash -c`, `eval`,
+ * `su -c`, `ssh host cmd`, `find -exec`, literals piped into a shell. Depth, command count
+ * and total characters analysed are capped; hitting a cap is reported, never ignored.
+ */
+import { normalizePath, PLACEHOLDER_WORKSPACE } from '../paths/path-normalizer';
+import { LexHost, LexWord, ShellLexer } from './shell-lexer';
+import { INTERPRETERS, nestedScripts, SHELL_PROGRAMS, unwrapCommand, UnwrappedCommand } from './shell-command';
+
+export const MAX_SHELL_DEPTH = 4;
+export const MAX_SHELL_COMMANDS = 256;
+export const MAX_SHELL_CHARS = 65_536;
+const MAX_VARIABLES = 64;
+const MAX_VARIABLE_LENGTH = 1024;
+
+export interface ShellRedirect {
+  /** The operator without its file descriptor: `>`, `>>`, `>&`, `<`, `<<<`... */
+  op: string;
+  /** File descriptor before the operator (`2` in `2>/dev/null`), '' when none. */
+  fd: string;
+  target: string;
+}
+
+export interface ShellCommand {
+  /** argv as the shell would see it, assignments and reserved words removed. */
+  argv: string[];
+  /** Per argv entry: contains an expansion of unknown value. */
+  dynamic: boolean[];
+  assignments: Array<[string, string]>;
+  redirects: ShellRedirect[];
+  /** Commands of the substitutions in this command's words and redirect targets. */
+  substituted: ShellCommand[];
+  pipeline: number;
+  stage: number;
+  depth: number;
+  /** Directory it runs in, as far as the script's own `cd` commands tell. */
+  cwd: string;
+  /** How a nested command was reached (`bash -c`, `$(...)`, `eval`...); null at top level. */
+  via: string | null;
+  unwrapped: UnwrappedCommand;
+}
+
+export interface ParsedShell {
+  commands: ShellCommand[];
+  /** Names of shell functions defined anywhere in the script. */
+  functions: string[];
+  truncated: boolean;
+  depthExceeded: boolean;
+}
+
+const RESERVED_LEADING = new Set([
+  '!', '{', '}', '(', ')', 'then', 'do', 'else', 'if', 'elif', 'while', 'until', 'fi', 'done',
+  'esac',
+]);
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
+const CRON_FILE = /^\/etc\/crontab$|^\/etc\/cron\.(?:d|hourly|daily|weekly|monthly)\/|^\/var\/spool\/cron\//;
+const SEPARATORS = new Set([';', '&', '&&', '||', '(', ')']);
+
+class ParseContext implements LexHost {
+  readonly commands: ShellCommand[] = [];
+  readonly functions = new Set<string>();
+  readonly vars = new Map<string, string>();
+  readonly substitutions: ShellCommand[][] = [];
+  /** Files the script itself wrote with known content (`echo ... > /tmp/x.sh`), by path key. */
+  readonly written = new Map<string, string>();
+  truncated = false;
+  depthExceeded = false;
+  cwd = PLACEHOLDER_WORKSPACE;
+  private nextPipeline = 0;
+  private budget = MAX_SHELL_CHARS;
+  private depth = 0;
+
+  variable(name: string): string | undefined {
+    return this.vars.get(name);
+  }
+
+  substitute(script: string, via: string): { id: number; output: string | null } {
+    const commands = this.parse(script, this.depth + 1, via);
+    this.substitutions.push(commands);
+    return { id: this.substitutions.length - 1, output: literalOutput(commands.filter((c) => c.depth === this.depth + 1)) };
+  }
+
+  parse(src: string, depth: number, via: string | null): ShellCommand[] {
+    if (depth > MAX_SHELL_DEPTH) {
+      this.depthExceeded = true;
+      return [];
+    }
+    if (src.length > this.budget) {
+      this.truncated = true;
+      src = src.slice(0, Math.max(0, this.budget));
+    }
+    this.budget -= src.length;
+    const start = this.commands.length;
+    const outerDepth = this.depth;
+    this.depth = depth;
+    try {
+      this.parseTokens(new ShellLexer(src, this), depth, via);
+    } finally {
+      this.depth = outerDepth;
+    }
+    return this.commands.slice(start);
+  }
+
+  private parseTokens(lexer: ShellLexer, depth: number, via: string | null): void {
+    let words: LexWord[] = [];
+    let redirects: Array<{ op: string; fd: string; target: LexWord }> = [];
+    let pendingRedirect: { op: string; fd: string } | null = null;
+    let pipeline = this.nextPipeline++;
+    let stage = 0;
+    let stages: ShellCommand[] = [];
+    const finish = () => {
+      const cmd = this.finishCommand(words, redirects, pipeline, stage, depth, via);
+      if (cmd) stages.push(cmd);
+      words = [];
+      redirects = [];
+      pendingRedirect = null;
+    };
+    const endPipeline = () => {
+      this.finishPipeline(stages, depth);
+      stages = [];
+      pipeline = this.nextPipeline++;
+      stage = 0;
+    };
+    for (let tok = lexer.next(); tok !== null && !this.truncated; tok = lexer.next()) {
+      if (tok.t === 'word') {
+        if (pendingRedirect !== null) {
+          redirects.push({ ...pendingRedirect, target: tok });
+          pendingRedirect = null;
+        } else {
+          words.push(tok);
+        }
+      } else if (tok.t === 'redir') {
+        pendingRedirect = { op: tok.op, fd: tok.fd ?? '' };
+      } else if (tok.op === '(' && this.isFunctionDefinition(words, lexer)) {
+        words = [];
+      } else if (tok.op === '|' || tok.op === '|&') {
+        finish();
+        stage++;
+      } else if (SEPARATORS.has(tok.op)) {
+        finish();
+        endPipeline();
+      }
+    }
+    finish();
+    endPipeline();
+  }
+
+  /** `name ( )` or `function name ( )`: records the name and swallows the `)`. */
+  private isFunctionDefinition(words: LexWord[], lexer: ShellLexer): boolean {
+    const plain = words.filter((w) => !(w.text === 'function' && !w.quoted));
+    const next = lexer.peek();
+    if (plain.length !== 1 || next?.t !== 'op' || next.op !== ')') return false;
+    lexer.next();
+    this.functions.add(plain[0].text);
+    return true;
+  }
+
+  private finishCommand(
+    lexWords: LexWord[],
+    lexRedirects: Array<{ op: string; fd: string; target: LexWord }>,
+    pipeline: number,
+    stage: number,
+    depth: number,
+    via: string | null,
+  ): ShellCommand | null {
+    let words = expandBraces(lexWords);
+    while (words.length > 0 && !words[0].quoted && RESERVED_LEADING.has(words[0].text)) words = words.slice(1);
+    if (words.length > 0 && words[0].text === 'function' && !words[0].quoted) {
+      if (words[1]) this.functions.add(words[1].text);
+      words = words.slice(2);
+    }
+    words = words.filter((w, k) => !(k === words.length - 1 && !w.quoted && w.text === '}'));
+    const assignments: Array<[string, string]> = [];
+    while (words.length > 0 && ASSIGNMENT.test(words[0].text)) {
+      const m = ASSIGNMENT.exec(words[0].text) as RegExpExecArray;
+      assignments.push([m[1], m[2]]);
+      words = words.slice(1);
+    }
+    if (words.length === 0 && lexRedirects.length === 0) {
+      for (const [k, v] of assignments) this.setVariable(k, v);
+      if (assignments.length === 0) return null;
+    }
+    if (this.commands.length >= MAX_SHELL_COMMANDS) {
+      this.truncated = true;
+      return null;
+    }
+    const argv = words.map((w) => w.text);
+    const unwrapped = unwrapCommand(argv, words.map((w) => w.dynamic));
+    if (['export', 'declare', 'typeset', 'local', 'readonly'].includes(unwrapped.program)) {
+      for (const a of unwrapped.args) {
+        const m = ASSIGNMENT.exec(a);
+        if (m) this.setVariable(m[1], m[2]);
+      }
+    }
+    const subIds = [...words.flatMap((w) => w.substitutions), ...lexRedirects.flatMap((r) => r.target.substitutions)];
+    const cmd: ShellCommand = {
+      argv,
+      dynamic: words.map((w) => w.dynamic),
+      assignments,
+      redirects: lexRedirects.map((r) => ({ op: r.op, fd: r.fd, target: r.target.text })),
+      substituted: subIds.flatMap((id) => this.substitutions[id] ?? []),
+      pipeline,
+      stage,
+      depth,
+      via,
+      cwd: this.cwd,
+      unwrapped,
+    };
+    this.commands.push(cmd);
+    if (unwrapped.program === 'cd' || unwrapped.program === 'pushd') this.changeDirectory(cmd);
+    const script = this.writtenScriptRun(unwrapped);
+    if (script) this.parse(script.content, depth + 1, `${script.path}, written earlier by this command`);
+    const herestring = cmd.redirects.find((r) => r.op === '<<<')?.target ?? null;
+    for (const nested of nestedScripts(unwrapped, herestring)) {
+      if (nested.script !== undefined) this.parse(nested.script, depth + 1, nested.via);
+      else if (nested.argv) this.pushDerived(nested.argv, depth + 1, nested.via);
+    }
+    return cmd;
+  }
+
+  private changeDirectory(cmd: ShellCommand): void {
+    const { args } = cmd.unwrapped;
+    const k = args.findIndex((a) => !a.startsWith('-') || a === '-');
+    const target = k < 0 ? '~' : args[k];
+    const unknown = target === '-' || (k >= 0 && cmd.dynamic[cmd.argv.length - args.length + k] === true);
+    // An unknown or `cd -` destination: keep the workspace as the best guess.
+    this.cwd = unknown ? PLACEHOLDER_WORKSPACE : normalizePath(target, this.cwd).display;
+  }
+
+  /** `sh /tmp/x`, `bash x.sh`, `./x.sh` where the file was written above with known content. */
+  private writtenScriptRun(u: UnwrappedCommand): { path: string; content: string } | null {
+    if (this.written.size === 0) return null;
+    const candidates = [u.programPath, ...(SHELL_PROGRAMS.has(u.program) || u.program === 'source' || u.program === '.' ? u.args.filter((a) => !a.startsWith('-')).slice(0, 1) : [])];
+    for (const path of candidates) {
+      const content = path ? this.written.get(normalizePath(path, this.cwd).key) : undefined;
+      if (content !== undefined) return { path, content };
+    }
+    return null;
+  }
+
+  private pushDerived(argv: string[], depth: number, via: string): void {
+    if (depth > MAX_SHELL_DEPTH) {
+      this.depthExceeded = true;
+      return;
+    }
+    const words: LexWord[] = argv.map((text) => ({ t: 'word', text, dynamic: false, quoted: true, substitutions: [] }));
+    this.finishCommand(words, [], this.nextPipeline++, 0, depth, via);
+  }
+
+  /** `echo <literal> | base64 -d | sh` and `echo / | xargs rm -rf`: the input is known, so analyse what it runs. */
+  private finishPipeline(stages: ShellCommand[], depth: number): void {
+    const last = stages[stages.length - 1];
+    const written = last?.redirects.find((r) => r.op === '>' || r.op === '>|' || r.op === '>>');
+    if (written) {
+      const content = literalOutput(stages);
+      const key = normalizePath(written.target, last.cwd).key;
+      if (content !== null && this.written.size < MAX_VARIABLES) this.written.set(key, content.slice(0, MAX_SHELL_CHARS));
+      if (content !== null && CRON_FILE.test(key)) this.parseCron(content, key === '/etc/crontab' || key.startsWith('/etc/cron.d/'), depth, written.target);
+    }
+    const crontab = stages.findIndex((st, k) => k > 0 && st.unwrapped.program === 'crontab' && st.unwrapped.args.includes('-'));
+    if (crontab > 0) {
+      const content = literalOutput(stages.slice(0, crontab));
+      if (content !== null) this.parseCron(content, false, depth, 'crontab');
+    }
+    for (let k = 1; k < stages.length; k++) {
+      const u = stages[k].unwrapped;
+      if (u.argsFromStdin) {
+        const input = literalOutput(stages.slice(0, k));
+        const extra = input?.split(/\s+/).filter(Boolean) ?? [];
+        if (extra.length > 0) this.pushDerived([u.programPath, ...u.args, ...extra.slice(0, 64)], depth + 1, `xargs with its piped input`);
+        continue;
+      }
+      if (!SHELL_PROGRAMS.has(u.program) || u.args.some((a) => !a.startsWith('-'))) continue;
+      const input = literalOutput(stages.slice(0, k));
+      if (input !== null && input.trim() !== '') this.parse(input, depth + 1, `the script piped into ${u.program}`);
+    }
+  }
+
+  /** Cron lines run later as root or the user: analyse their commands (schedule fields dropped). */
+  private parseCron(content: string, hasUserField: boolean, depth: number, where: string): void {
+    const fields = hasUserField ? 6 : 5;
+    for (const line of content.split('\n').slice(0, 32)) {
+      const parts = line.trim().split(/\s+/);
+      const skip = parts[0]?.startsWith('@') ? (hasUserField ? 2 : 1) : fields;
+      if (parts.length > skip && !parts[0].startsWith('#')) this.parse(parts.slice(skip).join(' '), depth + 1, `a cron job written to ${where}`);
+    }
+  }
+
+  private setVariable(name: string, value: string): void {
+    if (this.vars.size >= MAX_VARIABLES && !this.vars.has(name)) return;
+    this.vars.set(name, value.slice(0, MAX_VARIABLE_LENGTH));
+  }
+}
+
+/** `{rm,-rf,/}` and `x{a,b}y` expand to several words when unquoted, as in bash. */
+function expandBraces(words: LexWord[]): LexWord[] {
+  const out: LexWord[] = [];
+  for (const w of words) {
+    const m = w.quoted ? null : /^([^{}]*)\{([^{}]*,[^{}]*)\}([^{}]*)$/.exec(w.text);
+    if (!m) {
+      out.push(w);
+      continue;
+    }
+    for (const alt of m[2].split(',').slice(0, 32)) {
+      const text = m[1] + alt + m[3];
+      if (text !== '') out.push({ ...w, text });
+    }
+  }
+  return out;
+}
+
+/**
+ * The output of a pipeline when it is a literal: `echo`/`printf` of known text, optionally
+ * through `base64 -d`, `xxd -r -p` or `rev`. Anything else is unknown (null).
+ */
+export function literalOutput(stages: readonly ShellCommand[]): string | null {
+  if (stages.length === 0 || stages.some((s) => s.pipeline !== stages[0].pipeline)) return null;
+  const [first, ...rest] = stages;
+  if (first.dynamic.some(Boolean)) return null;
+  let out = echoOutput(first.unwrapped);
+  for (const s of rest) {
+    if (out === null) return null;
+    out = transform(s.unwrapped, out);
+  }
+  return out;
+}
+
+function echoOutput(u: UnwrappedCommand): string | null {
+  if (u.program === 'echo') {
+    let args = u.args;
+    while (args.length > 0 && /^-[neE]+$/.test(args[0])) args = args.slice(1);
+    return args.join(' ');
+  }
+  if (u.program === 'printf' && u.args.length > 0) {
+    if (u.args[0] === '%s' || u.args[0] === '%s\\n') return u.args.slice(1).join('');
+    if (u.args.length === 1 && !u.args[0].includes('%')) return u.args[0].replace(/\\n/g, '\n');
+  }
+  return null;
+}
+
+function transform(u: UnwrappedCommand, input: string): string | null {
+  const text = input.replace(/\s+/g, '');
+  if (u.program === 'base64' && u.args.some((a) => a === '-d' || a === '--decode' || a === '-D')) {
+    return /^[A-Za-z0-9+/=_-]*$/.test(text) ? Buffer.from(text, 'base64').toString('utf8') : null;
+  }
+  if (u.program === 'xxd' && u.args.includes('-r') && u.args.includes('-p')) {
+    return /^(?:[0-9a-fA-F]{2})*$/.test(text) ? Buffer.from(text, 'hex').toString('utf8') : null;
+  }
+  if (u.program === 'rev') return [...input.replace(/\n$/, '')].reverse().join('');
+  if (u.program === 'cat' && u.args.length === 0) return input;
+  return null;
+}
+
+export function parseShell(script: string): ParsedShell {
+  const ctx = new ParseContext();
+  ctx.parse(script, 0, null);
+  return { commands: ctx.commands, functions: [...ctx.functions], truncated: ctx.truncated, depthExceeded: ctx.depthExceeded };
+}
+
+/** The stages of each pipeline, in order. */
+export function pipelinesOf(parsed: ParsedShell): ShellCommand[][] {
+  const byId = new Map<number, ShellCommand[]>();
+  for (const c of parsed.commands) {
+    const list = byId.get(c.pipeline) ?? [];
+    list.push(c);
+    byId.set(c.pipeline, list);
+  }
+  return [...byId.values()].map((l) => l.sort((a, b) => a.stage - b.stage));
+}
+
+export function isInterpreter(u: UnwrappedCommand): boolean {
+  return INTERPRETERS.has(u.program.replace(/[0-9.]+$/, '')) || INTERPRETERS.has(u.program);
+}
+
+/** `program args... redirects` with wrappers stripped, single spaces: what patterns see. */
+export function canonicalCommand(c: ShellCommand): string {
+  const u = c.unwrapped;
+  const parts = [u.program, ...(u.program === 'git' ? withoutGitGlobalOptions(u.args) : u.args)];
+  for (const r of c.redirects) parts.push(`${r.fd}${r.op}${r.target}`);
+  return parts.filter((p) => p !== '').join(' ');
+}
+
+const GIT_OPTIONS_WITH_VALUE = new Set([
+  '-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env',
+]);
+
+/** `git -C repo --no-pager push` is `git push` as far as patterns go. */
+function withoutGitGlobalOptions(args: readonly string[]): string[] {
+  let i = 0;
+  while (i < args.length && args[i].startsWith('-')) i += GIT_OPTIONS_WITH_VALUE.has(args[i]) ? 2 : 1;
+  return args.slice(i);
+}
+
+/** The same with wrappers kept (`sudo rm -rf /tmp/x`), for patterns that name a wrapper. */
+export function canonicalWithWrappers(c: ShellCommand): string {
+  const [first, ...rest] = c.argv;
+  const parts = [first === undefined ? '' : first.split('/').pop() ?? first, ...rest];
+  for (const r of c.redirects) parts.push(`${r.fd}${r.op}${r.target}`);
+  return parts.filter((p) => p !== '').join(' ');
+}
+
+/** A pipeline as one line: `curl -fsSL https://x | sh`. */
+export function canonicalPipeline(stages: readonly ShellCommand[]): string {
+  return stages.map(canonicalWithWrappers).join(' | ');
+}

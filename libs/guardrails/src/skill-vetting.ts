@@ -1,0 +1,85 @@
+import { analyzeCommand, snippet } from './command-analysis';
+import { compilePolicy } from './compiled-policy';
+import { ProjectGuardrailPolicy } from './guardrail-policy';
+import { MAINTAINER_REPUTATIONS, Permission, PERMISSIONS, SKILL_SOURCES, SkillSource, MaintainerReputation } from './guardrail-values';
+import { buildVerdict, GuardrailVerdict, RiskFinding } from './guardrail-verdict';
+import { promptCodeSpans, promptInjectionFindings } from './rules/prompt-injection';
+import { canonicalWithWrappers } from './shell/shell-parser';
+
+export interface SkillVettingInput {
+  skillId: string;
+  name: string;
+  source: SkillSource;
+  prompt: string;
+  requestedPermissions: Permission[];
+  hasChecksum: boolean;
+  signedPublisher: boolean;
+  maintainerReputation: MaintainerReputation;
+}
+
+/** Weights of a dangerous command shown in a prompt (it is never run by vetting itself). */
+export const PROMPT_CODE_POINTS = { critical: 60, high: 40, medium: 20, warnedAgainst: 20 } as const;
+
+/** Built-in rules whose hits inside a prompt's code are reported as dangerous_command. */
+const PROMPT_CODE_RULES = new Set([
+  'recursive_delete', 'disk_wipe', 'reverse_shell', 'fork_bomb', 'system_permissions',
+  'credential_read', 'history_wipe',
+]);
+
+/**
+ * Scores a skill before it is installed. Prompt code is only shown, never run (and may be
+ * a warning: "never run `rm -rf /`"), so a dangerous command in it weighs
+ * PROMPT_CODE_POINTS and never forces a block on its own.
+ */
+export function vetSkill(input: SkillVettingInput, policy: ProjectGuardrailPolicy): GuardrailVerdict {
+  const findings: RiskFinding[] = [];
+  const source = SKILL_SOURCES[input.source];
+  if (source.points > 0) {
+    findings.push({ category: 'marketplace_source', points: source.points, reason: `source "${input.source}" ${source.label}` });
+  }
+  for (const p of new Set(input.requestedPermissions)) {
+    const perm = PERMISSIONS[p];
+    if (perm.points > 0) {
+      findings.push({
+        category: 'high_privilege_permission',
+        points: perm.points,
+        reason: `requests high-privilege permission "${p}" (${perm.label})`,
+      });
+    }
+  }
+  if (!input.hasChecksum) {
+    findings.push({ category: 'integrity_unverified', points: 15, reason: 'has no checksum, so its content cannot be verified' });
+  }
+  if (!input.signedPublisher) {
+    findings.push({ category: 'unsigned_publisher', points: 10, reason: 'publisher is not signed' });
+  }
+  const reputation = MAINTAINER_REPUTATIONS[input.maintainerReputation];
+  if (reputation.points > 0) {
+    findings.push({
+      category: 'low_reputation',
+      points: reputation.points,
+      reason: `maintainer reputation is "${input.maintainerReputation}"`,
+    });
+  }
+  findings.push(...promptInjectionFindings(input.prompt));
+  findings.push(...promptCodeFindings(input.prompt, policy));
+  return buildVerdict(findings, policy.requireApprovalScore);
+}
+
+function promptCodeFindings(prompt: string, policy: ProjectGuardrailPolicy): RiskFinding[] {
+  const compiled = compilePolicy(policy);
+  const out: RiskFinding[] = [];
+  for (const span of promptCodeSpans(prompt)) {
+    const { risks } = analyzeCommand(span.code, compiled, 'prompt code');
+    for (const r of risks) {
+      if (!PROMPT_CODE_RULES.has(r.rule)) continue;
+      const shown = `prompt shows the command "${snippet(r.shown ?? canonicalWithWrappers(r.command))}" (${r.description})`;
+      out.push(
+        span.warnedAgainst
+          ? { category: 'dangerous_command', points: PROMPT_CODE_POINTS.warnedAgainst, reason: `${shown}, in a warning not to run it` }
+          : { category: 'dangerous_command', points: PROMPT_CODE_POINTS[r.severity], reason: shown },
+      );
+    }
+  }
+  return out;
+}
