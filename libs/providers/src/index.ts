@@ -1,0 +1,17 @@
+// Built-in offline `local` text provider: the classifier, its signals and how they fold.
+export { LocalTextClassifier, LOCAL_TEXT_MODEL_FILE, LOCAL_TEXT_LEXICON_FILE } from './local-text/local-text.classifier';
+export {
+  LOCAL_TEXT_SIGNALS, LOCAL_TEXT_CATEGORIES, LOCAL_TEXT_SIGNAL_FOLDING, LOCAL_TEXT_SIGNAL_DESCRIPTIONS,
+  SUPPORTED_LANGUAGES, isSupportedLanguage, foldLocalTextSignals,
+} from './local-text/local-text.signals';
+export type { LocalTextSignal, LocalTextCategory, SupportedLanguage } from './local-text/local-text.signals';
+
+// Model tooling shared with scripts/train-text: the trainer must normalise, featurise and
+// encode exactly as the runtime does.
+export { LocalTextModelFormatError, encodeLocalTextModel, decodeLocalTextModel } from './local-text/local-text-model.format';
+export type { LexiconFloor, LocalTextModel, LocalTextModelHeader, PlattCalibration } from './local-text/local-text-model.format';
+export { TextFeaturizer, DEFAULT_FEATURIZER_CONFIG } from './local-text/text-featurizer';
+export type { FeaturizerConfig } from './local-text/text-featurizer';
+export { LexiconIndex } from './local-text/text-lexicon';
+export type { LexiconFile } from './local-text/text-lexicon';
+export { normalizeTokens, normalizeText, MAX_TEXT_CHARS } from './local-text/text-normalizer';
