@@ -1,0 +1,23 @@
+# The service image: api, projector and worker are the same image with another command
+# (see docker-compose.yml). Build: docker build -t cds-service:local .
+FROM node:20-bookworm AS build
+WORKDIR /app
+# dependencies first, so a source change does not reinstall them
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    DATA_DIR=/var/lib/cds \
+    HOST=0.0.0.0 \
+    PORT=3000
+WORKDIR /app
+# compiled apps (dist/), production node_modules, and the sources' non-TypeScript assets
+COPY --from=build --chown=node:node /app /app
+RUN mkdir -p /var/lib/cds && chown node:node /var/lib/cds
+USER node
+VOLUME ["/var/lib/cds"]
+EXPOSE 3000
+CMD ["node", "dist/apps/api/src/main.js"]

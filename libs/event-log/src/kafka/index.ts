@@ -1,0 +1,1 @@
+export { KafkaEventLog, KafkaEventLogOptions, KafkaEventLogLogger, EventLogAppendError } from './kafka-event-log.adapter';
