@@ -13,6 +13,8 @@ module.exports = {
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     { ...shared, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'] },
+    { ...shared, displayName: 'kafka', testMatch: ['<rootDir>/{apps,libs,test}/**/*.kafka-int-spec.ts'] },
+    { ...shared, displayName: 'kafka-fault', testMatch: ['<rootDir>/{apps,libs,test}/**/*.kafka-fault-spec.ts'] },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'], testTimeout: 60000 },
   ],
 };

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { CheckContentHandler } from './checks/check-content.handler';
 import { ChecksController } from './checks/checks.controller';
@@ -8,6 +8,7 @@ import { TextModeration } from './checks/text-moderation.service';
 import { DecisionCurlHandler, GetDecisionHandler, ListDecisionsHandler, ReplayDecisionHandler } from './decisions/decision.handlers';
 import { DecisionsController } from './decisions/decisions.controller';
 import { HealthController } from './health/health.controller';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { AuthGuard } from './http/auth.guard';
 import { ObjectBodyPipe, validationPipe } from './http/validation';
 import { EventWriter } from './infra/event-writer.service';
@@ -35,6 +36,7 @@ export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHa
     KeysService,
     KeyResolver,
     EventWriter,
+    { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_PIPE, useClass: ObjectBodyPipe },
     { provide: APP_PIPE, useFactory: validationPipe },

@@ -21,6 +21,13 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     inst.disable('x-powered-by');
     inst.set('trust proxy', false);
     inst.use(express.json({ limit: config.MAX_BODY_BYTES, strict: false, type: () => true, reviver: dropProtoKeys }));
+    // express.json leaves {} for an empty body; fastify leaves nothing. Make both
+    // "no body", so an empty POST is a 400 on either adapter.
+    inst.use((req: any, _res: unknown, next: () => void) => {
+      const len = req.headers['content-length'];
+      if ((len === undefined || len === '0') && req.headers['transfer-encoding'] === undefined) req.body = undefined;
+      next();
+    });
     inst.use((err: unknown, _req: unknown, res: unknown, next: (e?: unknown) => void) => {
       if (!err) return next();
       const { status, body } = filter.toResponse(err);
