@@ -21,7 +21,9 @@ export function safeBase(base: string): string {
     return 'http://localhost';
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'http://localhost';
-  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(url.host) || !/^[A-Za-z0-9._~/-]*$/.test(path)) return 'http://localhost';
+  return `${url.protocol}//${url.host}${path}`;
 }
 
 /**
