@@ -1,15 +1,7 @@
-import { DomainError } from '@cds/errors';
+import { domainFailure } from '@cds/testing';
 import { validateActionAuthorizeInput, validateSkillVettingInput } from './guardrail-input.validator';
 
-function errorOf(f: () => unknown): DomainError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError');
-}
+const errorOf = domainFailure;
 
 describe('validateSkillVettingInput', () => {
   it('fills missing optional fields with their most cautious values and ignores endpoint fields', () => {

@@ -1,6 +1,6 @@
+import { domainFailure } from '@cds/testing';
 import { DEFAULT_GUARDRAIL_POLICY, ProjectGuardrailPolicy, resolvePolicy, resolvePolicyWithOrigin } from './guardrail-policy';
 import { validateGuardrailPolicy, validateGuardrailPolicyOverride } from './guardrail-policy.validator';
-import { DomainError } from '@cds/errors';
 
 const project: ProjectGuardrailPolicy = {
   sensitivePathPrefixes: ['/srv/secrets'],
@@ -9,15 +9,7 @@ const project: ProjectGuardrailPolicy = {
   requireApprovalScore: 30,
 };
 
-function errorOf(f: () => unknown): DomainError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError');
-}
+const errorOf = domainFailure;
 
 describe('resolvePolicy', () => {
   it('uses the built-in defaults when neither request nor project sets a policy', () => {

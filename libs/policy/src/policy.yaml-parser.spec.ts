@@ -1,19 +1,11 @@
+import { domainFailure } from '@cds/testing';
 import { readFileSync } from 'node:fs';
-import { DomainError } from '@cds/errors';
 import { parsePolicyYaml } from './policy.yaml-parser';
 
 /** Lines of YAML; line n of the document is lines[n - 1]. */
 const yaml = (...lines: string[]) => lines.join('\n');
 
-function failure(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError; nothing was thrown');
-}
+const failure = domainFailure;
 
 const invalidPolicy = (source: string) => {
   const e = failure(() => parsePolicyYaml(source));

@@ -1,19 +1,11 @@
-import { DomainError } from '@cds/errors';
+import { domainFailure } from '@cds/testing';
 import { parsePolicyYaml } from './policy.yaml-parser';
 import { readYamlDocument } from './policy.yaml-reader';
 
 const yaml = (...lines: string[]) => lines.join('\n');
 const VALID = yaml('name: p', 'categories:', '  hate: {threshold: 0.5, action: block}');
 
-function failure(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError; nothing was thrown');
-}
+const failure = domainFailure;
 
 const yamlError = (source: unknown) => {
   const e = failure(() => parsePolicyYaml(source as string));

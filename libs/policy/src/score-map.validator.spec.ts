@@ -1,15 +1,7 @@
-import { DomainError } from '@cds/errors';
+import { domainFailure } from '@cds/testing';
 import { validateScores } from './score-map.validator';
 
-function failure(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError; nothing was thrown');
-}
+const failure = domainFailure;
 
 const refused = (input: unknown) => {
   const e = failure(() => validateScores(input, 'mockScores'));

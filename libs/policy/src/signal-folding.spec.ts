@@ -1,17 +1,9 @@
-import { DomainError } from '@cds/errors';
+import { domainFailure } from '@cds/testing';
 import { evaluate } from './policy.evaluator';
 import { parsePolicyYaml } from './policy.yaml-parser';
 import { DEFAULT_SIGNAL_FOLDING, foldSignals, scoresForDryRun } from './signal-folding';
 
-function failure(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError; nothing was thrown');
-}
+const failure = domainFailure;
 
 describe('foldSignals', () => {
   it('scores each category as the max of its signals and keeps every signal under its own name', () => {
