@@ -7,6 +7,11 @@ import { DryRunHandler } from './checks/dry-run.handler';
 import { TextModeration } from './checks/text-moderation.service';
 import { DecisionCurlHandler, GetDecisionHandler, ListDecisionsHandler, ReplayDecisionHandler } from './decisions/decision.handlers';
 import { DecisionsController } from './decisions/decisions.controller';
+import { GuardrailDecisions } from './guardrails/guardrail-decisions.service';
+import { GuardrailMetrics } from './guardrails/guardrail-metrics.service';
+import { GuardrailPolicies } from './guardrails/guardrail-policies.service';
+import { GuardrailSessions } from './guardrails/guardrail-sessions.service';
+import { GuardrailsController } from './guardrails/guardrails.controller';
 import { HealthController } from './health/health.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { AuthGuard } from './http/auth.guard';
@@ -26,7 +31,7 @@ export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHa
  * event-log and read-models modules from its host. */
 @Module({
   imports: [CqrsModule.forRoot()],
-  controllers: [ChecksController, PoliciesController, DecisionsController, KeysController, HealthController],
+  controllers: [ChecksController, PoliciesController, DecisionsController, KeysController, GuardrailsController, HealthController],
   providers: [
     ...CommandHandlers,
     ...QueryHandlers,
@@ -36,6 +41,10 @@ export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHa
     KeysService,
     KeyResolver,
     EventWriter,
+    GuardrailDecisions,
+    GuardrailPolicies,
+    GuardrailMetrics,
+    GuardrailSessions,
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_PIPE, useClass: ObjectBodyPipe },

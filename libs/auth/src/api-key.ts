@@ -13,6 +13,14 @@ export interface Principal {
   scopes: readonly Scope[];
   /** The bootstrap key (ADMIN_API_KEY): may act for any tenant when creating keys. */
   bootstrap: boolean;
+  /** Set when the caller sent a guardrail session token rather than a key: the token
+   * is bound to `session.projectId`, and `keyId` is the key that minted it. */
+  session?: { tokenId: string; projectId: string; expiresAt: number };
+}
+
+/** Who did it, as recorded on events (`updatedBy`, `decidedBy`). */
+export function principalIdentity(p: Principal): string {
+  return p.session ? `session:${p.session.tokenId}` : `key:${p.keyId}`;
 }
 
 const KEY_PREFIX = 'cds_';

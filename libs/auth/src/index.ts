@@ -1,4 +1,8 @@
 export {
   SCOPES, Scope, DEFAULT_TENANT, ADMIN_KEY_ID, Principal,
-  generateApiKey, hashApiKey, sameHash, bearerToken, isScope,
+  generateApiKey, hashApiKey, sameHash, bearerToken, isScope, principalIdentity,
 } from './api-key';
+export {
+  SessionClaims, SessionTokenError, SessionTokenFailure, SESSION_TOKEN_PREFIX,
+  isSessionToken, mintSessionToken, verifySessionToken, deriveSessionSecret,
+} from './session-token';

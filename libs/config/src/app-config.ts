@@ -25,6 +25,11 @@ export class AppConfig {
   @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_API_KEY must be at least 16 characters' })
   ADMIN_API_KEY?: string;
 
+  /** Key that signs guardrail session tokens. When unset it is derived from the admin
+   * key, so every replica sharing ADMIN_API_KEY accepts tokens minted by another. */
+  @IsOptional() @IsString() @MinLength(32, { message: 'SESSION_TOKEN_SECRET must be at least 32 characters' })
+  SESSION_TOKEN_SECRET?: string;
+
   @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }, { message: 'PUBLIC_BASE_URL must be an http(s) URL' })
   PUBLIC_BASE_URL?: string;
 

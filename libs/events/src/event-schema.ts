@@ -18,6 +18,14 @@ const obj: Check = (v) => typeof v === 'object' && v !== null && !Array.isArray(
 const arr: Check = (v) => Array.isArray(v);
 const strArr: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
+const GUARDRAIL_ALERT: Record<string, Check> = {
+  decisionId: str, projectId: strOrNull, kind: str, action: str, riskScore: num, reasons: strArr, categories: strArr,
+  requiresApproval: bool,
+};
+const GUARDRAIL_POLICY_VERSION: Record<string, Check> = {
+  projectId: str, version: str, policy: obj, updatedBy: str, restoredVersion: strOrNull,
+};
+
 const SCHEMAS: Record<DomainEventType, Record<string, Check>> = {
   'decision.created': {
     decisionId: str, requestId: strOrNull, content: str, contentType: str, language: str,
@@ -27,6 +35,14 @@ const SCHEMAS: Record<DomainEventType, Record<string, Check>> = {
   'policy.saved': { policyId: str, name: str, version: num, yamlContent: str, categories: obj, savedBy: str },
   'key.created': { keyId: str, name: str, scopes: strArr, hash: str, prefix: str, createdBy: str },
   'key.revoked': { keyId: str, revokedBy: str },
+  'guardrail.decided': {
+    decisionId: str, projectId: strOrNull, kind: str, action: str, riskScore: num, reasons: strArr, categories: strArr,
+    requiresApproval: bool, request: obj, policy: obj, policyOrigin: obj, decidedBy: str, latency: num,
+  },
+  'agent.guardrail.blocked': GUARDRAIL_ALERT,
+  'agent.guardrail.approval_required': GUARDRAIL_ALERT,
+  'guardrail.policy.updated': GUARDRAIL_POLICY_VERSION,
+  'guardrail.policy.rolled_back': GUARDRAIL_POLICY_VERSION,
 };
 
 /** Old versions are lifted to the current one when read. Each entry maps version v

@@ -1,4 +1,4 @@
-import { Action, CategoryResult, ScoreMap } from '@cds/events';
+import { Action, CategoryResult, GuardrailActionName, GuardrailKind, GuardrailPolicyData, ScoreMap } from '@cds/events';
 
 /** Where a document's latest state came from: guards against older events. */
 export interface DocPosition {
@@ -59,4 +59,51 @@ export interface DecisionFilter {
   policyId?: string;
   from?: string;
   to?: string;
+}
+
+export interface GuardrailDecisionDoc {
+  decisionId: string;
+  tenantId: string;
+  projectId: string | null;
+  kind: GuardrailKind;
+  action: GuardrailActionName;
+  riskScore: number;
+  reasons: string[];
+  categories: string[];
+  requiresApproval: boolean;
+  request: Record<string, unknown>;
+  policy: GuardrailPolicyData;
+  policyOrigin: Record<string, string>;
+  decidedBy: string;
+  latency: number;
+  timestamp: string;
+}
+
+/** One entry of a project's guardrail policy history; the newest is the project's policy. */
+export interface GuardrailPolicyVersionDoc {
+  tenantId: string;
+  projectId: string;
+  version: string;
+  policy: GuardrailPolicyData;
+  updatedAt: string;
+  updatedBy: string;
+  restoredVersion: string | null;
+}
+
+export interface GuardrailDayCounts {
+  /** YYYY-MM-DD (UTC). */
+  date: string;
+  total: number;
+  blocked: number;
+  approvalRequired: number;
+}
+
+/** Counts over a time window; `daily` lists only the days that have decisions, oldest first. */
+export interface GuardrailCounts {
+  total: number;
+  blocked: number;
+  approvalRequired: number;
+  skillVetting: number;
+  runtimeAuthorization: number;
+  daily: GuardrailDayCounts[];
 }

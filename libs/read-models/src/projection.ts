@@ -1,16 +1,21 @@
 import { DomainEvent } from '@cds/events';
-import { DecisionDoc, KeyDoc, PolicyDoc } from './documents';
+import { DecisionDoc, GuardrailDecisionDoc, GuardrailPolicyVersionDoc, KeyDoc, PolicyDoc } from './documents';
 
 /**
  * What one event does to the read models, as plain data: the same function drives
  * every adapter (SQLite, Elasticsearch), so the models cannot drift apart.
  * Policy writes are upserts that keep the first createdAt; key revocation patches.
+ * Guardrail policy versions are inserted, never updated: the newest by log position is
+ * the project's policy. Guardrail alerts are notifications only (the webhook dispatcher
+ * reads them from the log), so they write nothing here.
  */
 export type DocWrite =
   | { kind: 'decision'; doc: DecisionDoc }
   | { kind: 'policy'; doc: PolicyDoc }
   | { kind: 'key'; doc: KeyDoc }
-  | { kind: 'key-revoked'; tenantId: string; keyId: string; revokedAt: string };
+  | { kind: 'key-revoked'; tenantId: string; keyId: string; revokedAt: string }
+  | { kind: 'guardrail-decision'; doc: GuardrailDecisionDoc }
+  | { kind: 'guardrail-policy-version'; doc: GuardrailPolicyVersionDoc };
 
 export function toDocWrites(e: DomainEvent): DocWrite[] {
   switch (e.type) {
@@ -48,6 +53,32 @@ export function toDocWrites(e: DomainEvent): DocWrite[] {
     }
     case 'key.revoked':
       return [{ kind: 'key-revoked', tenantId: e.tenantId, keyId: e.data.keyId, revokedAt: e.occurredAt }];
+    case 'guardrail.decided': {
+      const d = e.data;
+      return [{
+        kind: 'guardrail-decision',
+        doc: {
+          decisionId: d.decisionId, tenantId: e.tenantId, projectId: d.projectId, kind: d.kind, action: d.action,
+          riskScore: d.riskScore, reasons: d.reasons, categories: d.categories, requiresApproval: d.requiresApproval,
+          request: d.request, policy: d.policy, policyOrigin: d.policyOrigin, decidedBy: d.decidedBy, latency: d.latency,
+          timestamp: e.occurredAt,
+        },
+      }];
+    }
+    case 'guardrail.policy.updated':
+    case 'guardrail.policy.rolled_back': {
+      const d = e.data;
+      return [{
+        kind: 'guardrail-policy-version',
+        doc: {
+          tenantId: e.tenantId, projectId: d.projectId, version: d.version, policy: d.policy, updatedAt: e.occurredAt,
+          updatedBy: d.updatedBy, restoredVersion: d.restoredVersion,
+        },
+      }];
+    }
+    case 'agent.guardrail.blocked':
+    case 'agent.guardrail.approval_required':
+      return [];
     default: {
       const exhaustive: never = e;
       return exhaustive;

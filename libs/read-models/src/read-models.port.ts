@@ -1,6 +1,6 @@
 import { LogPosition } from '@cds/event-log';
 import { DomainEvent } from '@cds/events';
-import { DecisionDoc, DecisionFilter, KeyDoc, PolicyDoc } from './documents';
+import { DecisionDoc, DecisionFilter, GuardrailCounts, GuardrailDecisionDoc, GuardrailPolicyVersionDoc, KeyDoc, PolicyDoc } from './documents';
 
 /** An event read from the log and lifted to its current schema. */
 export interface ProjectedEvent extends LogPosition {
@@ -32,6 +32,15 @@ export interface ReadModels {
   findKeyByHash(hash: string): Promise<KeyDoc | null>;
   getKey(tenantId: string, keyId: string): Promise<KeyDoc | null>;
   listKeys(tenantId: string): Promise<KeyDoc[]>;
+
+  getGuardrailDecision(tenantId: string, decisionId: string): Promise<GuardrailDecisionDoc | null>;
+  /** The project's current guardrail policy: its newest version by log position. */
+  getGuardrailPolicy(tenantId: string, projectId: string): Promise<GuardrailPolicyVersionDoc | null>;
+  getGuardrailPolicyVersion(tenantId: string, projectId: string, version: string): Promise<GuardrailPolicyVersionDoc | null>;
+  /** Every version of the project's policy, newest first. */
+  listGuardrailPolicyHistory(tenantId: string, projectId: string): Promise<GuardrailPolicyVersionDoc[]>;
+  /** Counts of the project's guardrail decisions with `from <= timestamp < to` (ISO 8601 UTC). */
+  guardrailCounts(tenantId: string, projectId: string, from: string, to: string): Promise<GuardrailCounts>;
 
   healthy(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError } from '@cds/errors';
-import { bearerToken, Scope } from '@cds/auth';
+import { bearerToken, Principal, Scope } from '@cds/auth';
 import { AppConfig } from '@cds/config';
 import { KeyResolver } from '../keys/key-resolver.service';
 import { PUBLIC_KEY, SCOPE_KEY } from './auth.decorators';
@@ -29,7 +29,16 @@ export class AuthGuard implements CanActivate {
     const reply = ctx.switchToHttp().getResponse();
 
     const token = bearerToken(req.headers.authorization);
-    const principal = token ? await this.keys.resolve(token) : null;
+    let principal: Principal | null = null;
+    let refused: DomainError | null = null;
+    if (token) {
+      try {
+        principal = await this.keys.resolve(token);
+      } catch (err) {
+        if (!(err instanceof DomainError) || err.kind !== 'unauthorized') throw err;
+        refused = err; // an expired or forged session token: answered after the rate-limit headers
+      }
+    }
 
     const verdict = this.limiter.hit(principal ? `key:${principal.keyId}` : `ip:${req.ip ?? ''}`);
     setHeader(reply, 'X-RateLimit-Limit', verdict.limit);
@@ -41,7 +50,7 @@ export class AuthGuard implements CanActivate {
     }
 
     if (!principal) {
-      throw new DomainError(
+      throw refused ?? new DomainError(
         'unauthorized',
         'INVALID_API_KEY',
         'Invalid or missing API key',
@@ -52,7 +61,10 @@ export class AuthGuard implements CanActivate {
 
     const scope = this.reflector.getAllAndOverride<Scope | undefined>(SCOPE_KEY, [handler, cls]);
     if (scope && !principal.scopes.includes(scope)) {
-      throw new DomainError('forbidden', 'INSUFFICIENT_SCOPE', 'API key lacks permission for this operation', `this operation needs the scope "${scope}"`);
+      const details = principal.session
+        ? 'session tokens are accepted by the guardrail endpoints only'
+        : `this operation needs the scope "${scope}"`;
+      throw new DomainError('forbidden', 'INSUFFICIENT_SCOPE', 'API key lacks permission for this operation', details);
     }
     return true;
   }

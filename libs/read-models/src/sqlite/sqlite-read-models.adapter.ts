@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LogPosition } from '@cds/event-log';
-import { DecisionDoc, DecisionFilter, KeyDoc, PolicyDoc } from '../documents';
+import {
+  DecisionDoc, DecisionFilter, GuardrailCounts, GuardrailDayCounts, GuardrailDecisionDoc, GuardrailPolicyVersionDoc, KeyDoc, PolicyDoc,
+} from '../documents';
 import { DocWrite, toDocWrites } from '../projection';
 import { ProjectedEvent, ReadModels } from '../read-models.port';
 import { PositionWaiters } from '../position-waiters';
@@ -21,6 +23,14 @@ CREATE TABLE IF NOT EXISTS keys (
   key_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, hash TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS keys_by_hash ON keys (hash);
 CREATE INDEX IF NOT EXISTS keys_by_tenant ON keys (tenant_id);
+CREATE TABLE IF NOT EXISTS guardrail_decisions (
+  decision_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, project_id TEXT, ts TEXT NOT NULL, kind TEXT NOT NULL,
+  action TEXT NOT NULL, requires_approval INTEGER NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS guardrail_decisions_by_project ON guardrail_decisions (tenant_id, project_id, ts);
+CREATE TABLE IF NOT EXISTS guardrail_policy_versions (
+  tenant_id TEXT NOT NULL, project_id TEXT NOT NULL, version TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, project_id, version));
+CREATE INDEX IF NOT EXISTS guardrail_policy_versions_by_pos ON guardrail_policy_versions (tenant_id, project_id, pos DESC);
 CREATE TABLE IF NOT EXISTS positions (topic TEXT NOT NULL, part INTEGER NOT NULL, next_offset INTEGER NOT NULL,
   PRIMARY KEY (topic, part));
 `;
@@ -102,6 +112,29 @@ export class SqliteReadModels implements ReadModels {
       revokeKey: db.prepare(
         `UPDATE keys SET body = json_set(body, '$.revokedAt', ?), pos = ? WHERE key_id = ? AND tenant_id = ? AND pos < ?`,
       ),
+      insertGuardrailDecision: db.prepare(
+        `INSERT OR IGNORE INTO guardrail_decisions (decision_id, tenant_id, project_id, ts, kind, action, requires_approval, pos, body)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      insertGuardrailPolicyVersion: db.prepare(
+        'INSERT OR IGNORE INTO guardrail_policy_versions (tenant_id, project_id, version, pos, body) VALUES (?, ?, ?, ?, ?)',
+      ),
+      getGuardrailDecision: db.prepare('SELECT body FROM guardrail_decisions WHERE tenant_id = ? AND decision_id = ?'),
+      currentGuardrailPolicy: db.prepare(
+        'SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC LIMIT 1',
+      ),
+      guardrailPolicyVersion: db.prepare(
+        'SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? AND version = ?',
+      ),
+      guardrailPolicyHistory: db.prepare(
+        'SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC',
+      ),
+      guardrailDailyCounts: db.prepare(
+        `SELECT substr(ts, 1, 10) AS date, count(*) AS total, sum(action = 'block') AS blocked,
+                sum(requires_approval) AS approvalRequired, sum(kind = 'skill_vetting') AS skillVetting
+         FROM guardrail_decisions WHERE tenant_id = ? AND project_id = ? AND ts >= ? AND ts < ?
+         GROUP BY date ORDER BY date`,
+      ),
       setPosition: db.prepare(
         `INSERT INTO positions (topic, part, next_offset) VALUES (?, ?, ?)
          ON CONFLICT (topic, part) DO UPDATE SET next_offset = max(next_offset, excluded.next_offset)`,
@@ -146,6 +179,16 @@ export class SqliteReadModels implements ReadModels {
         return;
       case 'key-revoked':
         s.revokeKey.run(w.revokedAt, pos, w.keyId, w.tenantId, pos);
+        return;
+      case 'guardrail-decision': {
+        const d = w.doc;
+        s.insertGuardrailDecision.run(
+          d.decisionId, d.tenantId, d.projectId, d.timestamp, d.kind, d.action, d.requiresApproval ? 1 : 0, pos, JSON.stringify(d),
+        );
+        return;
+      }
+      case 'guardrail-policy-version':
+        s.insertGuardrailPolicyVersion.run(w.doc.tenantId, w.doc.projectId, w.doc.version, pos, JSON.stringify(w.doc));
         return;
       default: {
         const exhaustive: never = w;
@@ -198,6 +241,36 @@ export class SqliteReadModels implements ReadModels {
 
   async listKeys(tenantId: string): Promise<KeyDoc[]> {
     return this.stmts.listKeys.all(tenantId).map((r) => parse<KeyDoc>(r)!);
+  }
+
+  async getGuardrailDecision(tenantId: string, decisionId: string): Promise<GuardrailDecisionDoc | null> {
+    return parse(this.stmts.getGuardrailDecision.get(tenantId, decisionId));
+  }
+
+  async getGuardrailPolicy(tenantId: string, projectId: string): Promise<GuardrailPolicyVersionDoc | null> {
+    return parse(this.stmts.currentGuardrailPolicy.get(tenantId, projectId));
+  }
+
+  async getGuardrailPolicyVersion(tenantId: string, projectId: string, version: string): Promise<GuardrailPolicyVersionDoc | null> {
+    return parse(this.stmts.guardrailPolicyVersion.get(tenantId, projectId, version));
+  }
+
+  async listGuardrailPolicyHistory(tenantId: string, projectId: string): Promise<GuardrailPolicyVersionDoc[]> {
+    return this.stmts.guardrailPolicyHistory.all(tenantId, projectId).map((r) => parse<GuardrailPolicyVersionDoc>(r)!);
+  }
+
+  async guardrailCounts(tenantId: string, projectId: string, from: string, to: string): Promise<GuardrailCounts> {
+    const rows = this.stmts.guardrailDailyCounts.all(tenantId, projectId, from, to) as (GuardrailDayCounts & { skillVetting: number })[];
+    const counts: GuardrailCounts = { total: 0, blocked: 0, approvalRequired: 0, skillVetting: 0, runtimeAuthorization: 0, daily: [] };
+    for (const r of rows) {
+      counts.total += r.total;
+      counts.blocked += r.blocked;
+      counts.approvalRequired += r.approvalRequired;
+      counts.skillVetting += r.skillVetting;
+      counts.daily.push({ date: r.date, total: r.total, blocked: r.blocked, approvalRequired: r.approvalRequired });
+    }
+    counts.runtimeAuthorization = counts.total - counts.skillVetting;
+    return counts;
   }
 
   async healthy(): Promise<boolean> {
