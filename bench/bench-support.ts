@@ -75,3 +75,56 @@ export function writeResult(name: string, data: unknown): string {
   fs.writeFileSync(file, JSON.stringify(data, null, 2) + '\n');
   return file;
 }
+
+export interface EmbeddedRun {
+  adapter: 'fastify' | 'express';
+  port: number;
+  /** The endpoint under load, e.g. /v1/check. */
+  path: string;
+  body: (i: number) => string;
+  seconds: number;
+  connections: number;
+  /** Requests made once before the warm-up (a policy to store, …). */
+  setup?: (baseUrl: string, auth: Record<string, string>) => Promise<void>;
+}
+
+export const BENCH_ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
+
+/**
+ * One endpoint of the service in embedded mode (every write durably logged and
+ * projected) against a bare NestJS endpoint on the same adapter that answers a
+ * response of the same size: what the service's own work costs over the framework.
+ */
+export async function measureEmbeddedAgainstBare(run: EmbeddedRun): Promise<{ service: LoadResult; bare: LoadResult; responseBytes: number; ratio: number }> {
+  const { adapter, port, body, seconds, connections } = run;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cds-bench-'));
+  const base = `http://127.0.0.1:${port}`;
+  const auth = { authorization: `Bearer ${BENCH_ADMIN_KEY}` };
+  const svc = startNode(path.join(ROOT, 'dist/apps/api/src/main.js'), {
+    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_API_KEY: BENCH_ADMIN_KEY, HTTP_ADAPTER: adapter, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn',
+  });
+  let service: LoadResult;
+  let sample: string;
+  try {
+    await waitHealthy(`${base}/health`);
+    await run.setup?.(base, auth);
+    const warm = await fetch(base + run.path, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: body(0) });
+    sample = await warm.text();
+    if (!warm.ok) throw new Error(`${run.path} answered ${warm.status}: ${sample}`);
+    await load('warmup', base + run.path, auth, body, 2, connections);
+    service = await load(`${run.path} (${adapter})`, base + run.path, auth, body, seconds, connections);
+  } finally {
+    await stopProcess(svc);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  const bare = startNode(path.join(ROOT, 'dist/bench/bare-app.js'), { PORT: String(port + 1), HTTP_ADAPTER: adapter, BARE_RESPONSE: sample });
+  let bareResult: LoadResult;
+  try {
+    await waitHealthy(`http://127.0.0.1:${port + 1}/bare`);
+    await load('warmup', `http://127.0.0.1:${port + 1}/bare`, {}, body, 2, connections);
+    bareResult = await load(`bare (${adapter})`, `http://127.0.0.1:${port + 1}/bare`, {}, body, seconds, connections);
+  } finally {
+    await stopProcess(bare);
+  }
+  return { service, bare: bareResult, responseBytes: Buffer.byteLength(sample), ratio: +(service.rps / bareResult.rps).toFixed(2) };
+}
