@@ -1,7 +1,15 @@
 import * as path from 'node:path';
+import type { EventLog, StoredEvent } from '../../libs/event-log/src/event-log.port';
 import { FileEventLog } from '../../libs/event-log/src/file/file-event-log.adapter';
+import { KafkaEventLog } from '../../libs/event-log/src/kafka/kafka-event-log.adapter';
 import { envelope, GuardrailDecidedV1 } from '@cds/events';
-import { ApiClient, expectErrorBody, RunningService, startService } from '@cds/testing';
+import { ApiClient, e2eMode, expectErrorBody, infraEnv, prefixOf, RunningService, startService } from '@cds/testing';
+
+/** The log of a stopped deployment, opened the way its processes open it. */
+function openDeploymentLog(dataDir: string): Promise<EventLog> {
+  if (e2eMode() === 'embedded') return FileEventLog.open({ dir: path.join(dataDir, 'log') });
+  return KafkaEventLog.open({ brokers: infraEnv().KAFKA_BROKERS.split(','), clientId: 'e2e-guardrails', topicPrefix: prefixOf(dataDir) });
+}
 
 const G = '/v1/agent/guardrails';
 const PROJECT = '3f0c6f4e-8a53-4d8e-9b1a-2b2f0f7c1a10';
@@ -313,7 +321,7 @@ describe('agent guardrail metrics over several days (events on the log, projecte
         decisionId: `d-${daysAgo}-${action}-${kind}-${Math.random()}`, projectId: PROJECT, kind, action, riskScore: action === 'block' ? 100 : 10,
         reasons: [], categories: [], requiresApproval, request: {}, policy: STRICT, policyOrigin: {}, decidedBy: 'key:admin', latency: 0.1,
       }, day(daysAgo));
-    const log = await FileEventLog.open({ dir: path.join(first.dataDir, 'log') });
+    const log = await openDeploymentLog(first.dataDir);
     await log.append('guardrails', [
       decided(0, 'allow', false, 'action_authorization'),
       decided(1, 'block', true, 'action_authorization'),
@@ -353,8 +361,8 @@ describe('agent guardrail events on the log', () => {
     await c.request('PUT', `${G}/policy`, { projectId: PROJECT, policy: STRICT });
     await svc.stop();
 
-    const log = await FileEventLog.open({ dir: path.join(svc.dataDir, 'log') });
-    const events = [];
+    const log = await openDeploymentLog(svc.dataDir);
+    const events: StoredEvent[] = [];
     for (const [partition, end] of await log.endOffsets('guardrails')) events.push(...(await log.read('guardrails', partition, 0, end)));
     await log.close();
     const of = (id: string) => events.filter((e) => (e.event.data as any).decisionId === id).map((e) => e.event.type).sort();

@@ -50,7 +50,7 @@ describe('SqliteReadModels: guardrails', () => {
       at(decided('t1', 'other', '2026-03-02T10:00:00.000Z', 'block', true)),
       at(decided('t2', 'p', '2026-03-02T10:00:00.000Z', 'block', true)),
       at(envelope('agent.guardrail.blocked', 1, 't1', 'x', {
-        decisionId: 'x', projectId: 'p', kind: 'action_authorization', action: 'block', riskScore: 90, reasons: [], categories: [], requiresApproval: true,
+        decisionId: 'x', projectId: 'p', kind: 'action_authorization' as const, action: 'block', riskScore: 90, reasons: [], categories: [], requiresApproval: true,
       }, new Date('2026-03-02T10:00:00.000Z'))),
     ];
     await rm.applyBatch(batch);
