@@ -22,8 +22,9 @@ async function main(): Promise<void> {
     console.error(`ROLE=${config.ROLE}: the api process runs ROLE=all (embedded) or ROLE=api`);
     process.exit(2);
   }
-  if (config.READ_MODELS === 'sqlite' && config.ROLE !== 'all') {
-    console.error('READ_MODELS=sqlite needs ROLE=all: the embedded read models live in the api process');
+  if (config.ROLE === 'api' && (config.READ_MODELS === 'sqlite' || config.EVENT_LOG === 'file')) {
+    // A replica without the projector relies on a log and read models shared with it.
+    console.error('ROLE=api needs EVENT_LOG=kafka and READ_MODELS=elasticsearch: the embedded file log and SQLite read models live in one ROLE=all process');
     process.exit(2);
   }
   Logger.overrideLogger(LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1));

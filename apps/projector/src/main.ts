@@ -1,41 +1,63 @@
 import 'reflect-metadata';
-import { Logger, Module } from '@nestjs/common';
+import { Logger, LogLevel, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, ConfigModule, loadConfig } from '@cds/config';
+import { AppConfig, ConfigError, ConfigModule, loadConfig } from '@cds/config';
 import { EVENT_LOG, EventLog, EventLogModule } from '@cds/event-log';
 import { ReadModelsModule } from '@cds/read-models';
-import { ProjectorModule, rebuildSqlite } from '@cds/projector';
+import { ProjectorModule, ProjectorService, rebuildElasticsearch, rebuildSqlite } from '@cds/projector';
+import { serveProbes, stopOnSignal } from '@cds/probes';
+
+const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
 /**
  * The projector process.
- *   node dist/apps/projector/src/main.js            follow the log into the read models
+ *   node dist/apps/projector/src/main.js            follow the log into the read models;
+ *                                                   GET /health and /ready on HOST:PORT
  *   node dist/apps/projector/src/main.js --rebuild  rebuild every read model from offset 0
  *                                                   into a fresh generation, switch, exit
  * In embedded mode the projector runs inside the api process; a rebuild then needs the
- * service stopped (the file log is held by one process at a time).
+ * service stopped (the file log is held by one process at a time). In distributed mode
+ * (READ_MODELS=elasticsearch) a rebuild runs beside the live services: they keep
+ * answering from the old generation until the alias swap.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const rebuild = process.argv.includes('--rebuild');
+  const levels = LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1);
+  Logger.overrideLogger(levels);
   const logger = new Logger('Projector');
-  if (rebuild) {
-    @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot()] })
-    class RebuildModule {}
-    const app = await NestFactory.createApplicationContext(RebuildModule, { logger: ['error', 'warn', 'log'] });
-    const log = app.get<EventLog>(EVENT_LOG);
-    const result = await rebuildSqlite(config, log, logger);
-    console.log(JSON.stringify(result));
-    await app.close();
-    return;
-  }
+  if (process.argv.includes('--rebuild')) return rebuild(config, logger);
   if (config.READ_MODELS === 'sqlite') {
     logger.error('READ_MODELS=sqlite is served by the embedded api process (npm start); run this process with READ_MODELS=elasticsearch, or use --rebuild');
     process.exit(2);
   }
   @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), ReadModelsModule.forRoot(), ProjectorModule] })
   class ProjectorAppModule {}
-  const app = await NestFactory.createApplicationContext(ProjectorAppModule);
-  app.enableShutdownHooks();
+  const app = await NestFactory.createApplicationContext(ProjectorAppModule, { logger: levels });
+  const projector = app.get(ProjectorService);
+  const probes = await serveProbes(config.HOST, config.PORT, { projector: () => projector.ready() });
+  stopOnSignal(async () => {
+    await probes.close();
+    await app.close();
+  });
+  logger.log(`probes on http://${config.HOST}:${probes.port} (log=${config.EVENT_LOG}, read models=${config.READ_MODELS}, prefix=${config.TOPIC_PREFIX})`);
+}
+
+async function rebuild(config: AppConfig, logger: Logger): Promise<void> {
+  @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot()] })
+  class RebuildModule {}
+  const app = await NestFactory.createApplicationContext(RebuildModule, { logger: ['error', 'warn', 'log'] });
+  const log = app.get<EventLog>(EVENT_LOG);
+  let result: unknown;
+  switch (config.READ_MODELS) {
+    case 'sqlite':
+      result = await rebuildSqlite(config, log, logger);
+      break;
+    case 'elasticsearch':
+      result = await rebuildElasticsearch(config, log, logger);
+      break;
+  }
+  console.log(JSON.stringify(result));
+  await app.close();
 }
 
 main().catch((err) => {

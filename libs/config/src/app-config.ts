@@ -1,10 +1,31 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync, ValidateBy } from 'class-validator';
+import { parseRetrySchedule } from '@cds/webhooks';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1' ? true : value === false || value === 'false' || value === '0' ? false : value;
+
+/** A value parseRetrySchedule accepts (`0,5s,5m`), or with `single`, exactly one delay (`3d`). */
+const IsDelays = (single: boolean) =>
+  ValidateBy({
+    name: 'isDelays',
+    validator: {
+      validate: (value: unknown) => {
+        if (typeof value !== 'string') return false;
+        try {
+          return parseRetrySchedule(value).length === 1 || !single;
+        } catch {
+          return false;
+        }
+      },
+      defaultMessage: (args) =>
+        single
+          ? `${args?.property} must be one delay with a unit, e.g. 3d, 12h, 30m, 1s (at most 7d)`
+          : `${args?.property} must be comma-separated delays with units, e.g. 0,5s,5m,30m,2h (each at most 7d, at most 50 entries)`,
+    },
+  });
 
 /**
  * Every setting is an environment variable, validated at boot; the defaults run the
@@ -80,6 +101,35 @@ export class AppConfig {
 
   @Transform(toBool) @IsBoolean()
   EGRESS_ALLOW_PRIVATE = false;
+
+  /** Key material that encrypts webhook signing secrets at rest (AES-256-GCM). When
+   * unset it is derived from the admin key: every process sharing ADMIN_API_KEY reads them. */
+  @IsOptional() @IsString() @MinLength(32, { message: 'WEBHOOK_SECRET_KEY must be at least 32 characters' })
+  WEBHOOK_SECRET_KEY?: string;
+
+  /** Wait before each delivery attempt, the first counted from the event. */
+  @IsDelays(false)
+  WEBHOOK_RETRY_SCHEDULE = '0,5s,5m,30m,2h,5h,10h,10h';
+
+  /** An attempt succeeds on a 2xx received within this time. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  WEBHOOK_TIMEOUT_MS = 10_000;
+
+  /** A webhook failing continuously for this long is disabled (with a webhook.auto_disabled event). */
+  @IsDelays(true)
+  WEBHOOK_DISABLE_AFTER = '3d';
+
+  /** Most items in one POST /v1/batch/check. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(10_000)
+  BATCH_MAX_ITEMS = 100;
+
+  /** Most items in one POST /v1/batch/check/async. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(100_000)
+  ASYNC_BATCH_MAX_ITEMS = 1000;
+
+  /** Items of one batch checked at the same time. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(256)
+  BATCH_CONCURRENCY = 8;
 }
 
 export class ConfigError extends Error {}
@@ -88,7 +138,7 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const input: Record<string, unknown> = {};
-  for (const k of [...known, 'ADMIN_API_KEY', 'PUBLIC_BASE_URL']) if (env[k] !== undefined) input[k] = env[k];
+  for (const k of [...known, 'ADMIN_API_KEY', 'PUBLIC_BASE_URL', 'WEBHOOK_SECRET_KEY']) if (env[k] !== undefined) input[k] = env[k];
   const config = plainToInstance(AppConfig, input, { exposeDefaultValues: true });
   const errors = validateSync(config, { skipMissingProperties: false });
   if (errors.length > 0) {

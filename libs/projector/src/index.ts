@@ -1,3 +1,4 @@
 export { ProjectorModule } from './projector.module';
 export { ProjectorService, liftBatch } from './projector.service';
-export { rebuildSqlite } from './rebuild';
+export { rebuildElasticsearch, rebuildSqlite, replayPass } from './rebuild';
+export type { RebuildResult } from './rebuild';

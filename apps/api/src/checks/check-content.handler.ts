@@ -10,6 +10,7 @@ import { EventWriter } from '../infra/event-writer.service';
 import { PolicyCatalog } from '../policies/policy-catalog.service';
 import { CheckContentCommand } from './check-content.command';
 import { CheckDecision } from './check.dto';
+import { idempotentDecisionId } from './decision-id';
 import { LOCAL_PROVIDER, TextModeration } from './text-moderation.service';
 
 export function toCheckDecision(d: Pick<DecisionDoc, 'safe' | 'flagged' | 'action' | 'categories' | 'decisionId' | 'provider' | 'latency' | 'cost'>): CheckDecision {
@@ -45,8 +46,14 @@ export class CheckContentHandler implements ICommandHandler<CheckContentCommand>
   }
 
   private async checkOnce(cmd: CheckContentCommand, requestId: string): Promise<CheckDecision> {
-    const earlier = await this.readModels.findDecisionByRequestId(cmd.principal.tenantId, requestId);
-    return earlier ? toCheckDecision(earlier) : this.check(cmd, requestId);
+    const tenantId = cmd.principal.tenantId;
+    const earlier = await this.readModels.findDecisionByRequestId(tenantId, requestId);
+    if (earlier) return toCheckDecision(earlier);
+    const mine = await this.check(cmd, requestId);
+    // A retry served concurrently by another replica may have been first in the log:
+    // the read models keep the first event of the decision id, so answer what they hold.
+    const stored = await this.readModels.getDecision(tenantId, mine.decisionId);
+    return stored ? toCheckDecision(stored) : mine;
   }
 
   private async check(cmd: CheckContentCommand, requestId: string | null): Promise<CheckDecision> {
@@ -67,7 +74,7 @@ export class CheckContentHandler implements ICommandHandler<CheckContentCommand>
     const verdict = this.moderation.decide(policy.parsed, signals);
     const latency = Math.round((performance.now() - started) * 1000) / 1000;
 
-    const decisionId = randomUUID();
+    const decisionId = requestId === null ? randomUUID() : idempotentDecisionId(principal.tenantId, requestId);
     const event: DecisionCreated = envelope('decision.created', 1, principal.tenantId, decisionId, {
       decisionId, requestId, content: r.content, contentType: 'text', language, metadata: r.metadata ?? {},
       policyId: policy.policyId, policyVersion: policy.version, provider: LOCAL_PROVIDER, signals,

@@ -1,1 +1,2 @@
-export { KafkaEventLog, KafkaEventLogOptions, KafkaEventLogLogger, EventLogAppendError } from './kafka-event-log.adapter';
+export { KafkaEventLog, EventLogAppendError } from './kafka-event-log.adapter';
+export type { KafkaEventLogOptions, KafkaEventLogLogger } from './kafka-event-log.adapter';

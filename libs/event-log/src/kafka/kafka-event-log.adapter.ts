@@ -225,6 +225,12 @@ export class KafkaEventLog implements EventLog {
     return `${this.o.topicPrefix}.${topic}`;
   }
 
+  /** The Kafka consumer group of a subscription group: `<prefix>.<group>`, so logs with
+   * different prefixes on one cluster never share a group (nor its members and offsets). */
+  groupName(group: string): string {
+    return `${this.o.topicPrefix}.${group}`;
+  }
+
   /** @internal The stream of a Kafka topic name of this log. */
   streamOf(kafkaTopic: string): Topic {
     const t = kafkaTopic.slice(this.o.topicPrefix.length + 1) as Topic;
@@ -696,7 +702,7 @@ export class KafkaEventLog implements EventLog {
   // -------------------------------------------------------------------- subscribe
 
   /**
-   * A consumer group `options.group` over the given streams.
+   * A consumer group `<prefix>.<options.group>` over the given streams.
    * - `startFrom: 'committed'`: resume at the group's committed offsets; a group without
    *   any starts at the beginning of each partition (Kafka `fromBeginning`).
    * - `startFrom: 'beginning'`: the group's committed offsets are deleted first
@@ -713,7 +719,7 @@ export class KafkaEventLog implements EventLog {
     if (!options.topics.length) throw new Error('subscribe: no topics');
     for (const t of options.topics) if (!TOPICS.includes(t)) throw new TypeError(`unknown topic ${t}`);
     await this.connect();
-    if ((options.startFrom ?? 'committed') === 'beginning') await this.forgetGroup(options.group);
+    if ((options.startFrom ?? 'committed') === 'beginning') await this.forgetGroup(this.groupName(options.group));
     const sub = new KafkaSubscription(this, this.kafka, this.logger, options, {
       sessionTimeoutMs: this.o.sessionTimeoutMs,
       retryInitialMs: this.o.retryInitialMs,
@@ -784,12 +790,12 @@ class KafkaSubscription implements Subscription {
   }
 
   private get name(): string {
-    return `consumer group ${this.options.group}`;
+    return `consumer group ${this.log.groupName(this.options.group)}`;
   }
 
   async start(): Promise<void> {
     const consumer = this.kafka.consumer({
-      groupId: this.options.group,
+      groupId: this.log.groupName(this.options.group),
       sessionTimeout: this.tuning.sessionTimeoutMs,
       heartbeatInterval: Math.min(3_000, Math.floor(this.tuning.sessionTimeoutMs / 3)),
       rebalanceTimeout: 60_000,

@@ -1,23 +1,19 @@
 /**
  * KafkaEventLog while the REAL broker restarts under load: stopped cleanly (SIGTERM)
- * and crashed (SIGKILL), through scripts/infra/infra.sh. It restarts the shared broker,
- * so run it alone (serially), never next to other suites using that broker:
- *   npx jest --runInBand --selectProjects kafka-fault
+ * and crashed (SIGKILL), through scripts/infra/infra.sh. The broker is one of its own
+ * (PrivateBroker: own ports and data), so the shared broker of the other suites is
+ * left alone:  npx jest --runInBand --selectProjects kafka-fault
  * Checks: every acknowledged append is in the log exactly once, at the position that
  * was returned; a subscription sees every one of them (at least once).
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import * as path from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
 import { EventEnvelope } from '@cds/events';
+import { PrivateBroker } from '@cds/testing';
 import { LogPosition, StoredEvent } from '../event-log.port';
 import { KafkaEventLog } from './kafka-event-log.adapter';
 
 jest.setTimeout(180_000);
 
-const BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
-const INFRA = path.resolve(__dirname, '../../../../scripts/infra/infra.sh');
 const PREFIX = `fault-${Date.now().toString(36)}-${randomUUID().slice(0, 6)}`;
 const lines: string[] = [];
 const logger = {
@@ -30,25 +26,18 @@ const ev = (key: string, n: number): EventEnvelope => ({
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-afterAll(async () => {
-  const admin = new Kafka({ clientId: 'fault-admin', brokers: BROKERS, logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  try {
-    const mine = (await admin.listTopics()).filter((t) => t.startsWith(`${PREFIX}`));
-    if (mine.length) await admin.deleteTopics({ topics: mine });
-  } finally {
-    await admin.disconnect();
-  }
+let broker: PrivateBroker;
+beforeAll(async () => {
+  broker = await PrivateBroker.start('adapter-fault');
 });
+afterAll(() => broker?.destroy());
 
-describe.each([
-  ['SIGTERM', ['restart-kafka']],
-  ['SIGKILL', ['restart-kafka', '--kill']],
-])('broker restart (%s) under load', (mode, args) => {
+describe.each(['SIGTERM', 'SIGKILL'] as const)('broker restart (%s) under load', (mode) => {
   it('loses no acknowledged append, duplicates none, and the subscription catches up', async () => {
     const prefix = `${PREFIX}-${mode.toLowerCase()}`;
     const log = await KafkaEventLog.open({
-      brokers: BROKERS, clientId: 'fault', topicPrefix: prefix, logger, retryInitialMs: 100, retryMaxMs: 1_000, appendTimeoutMs: 60_000,
+      brokers: [broker.brokers], clientId: 'fault', topicPrefix: prefix, logger, retryInitialMs: 100, retryMaxMs: 1_000, appendTimeoutMs: 60_000,
+      sessionTimeoutMs: 10_000, // as EventLogModule configures it
     });
     const seen = new Map<string, number>();
     const sub = await log.subscribe({
@@ -74,7 +63,7 @@ describe.each([
     try {
       await sleep(2_000);
       const before = acked.size;
-      execFileSync(INFRA, args, { stdio: 'inherit', env: process.env });
+      await broker.restart(mode);
       await sleep(2_000);
       stop = true;
       await Promise.all(writers);

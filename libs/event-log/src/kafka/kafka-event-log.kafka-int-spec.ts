@@ -300,7 +300,7 @@ describe('KafkaEventLog subscriptions on a real broker', () => {
     let last = -1;
     const until = Date.now() + 15_000;
     while (Date.now() < until) {
-      const [t] = await admin.fetchOffsets({ groupId: group, topics: [`${PREFIX}.${topic}`] });
+      const [t] = await admin.fetchOffsets({ groupId: log.groupName(group), topics: [`${PREFIX}.${topic}`] });
       last = Number(t.partitions.find((p) => p.partition === partition)?.offset ?? -1);
       if (last === expected) break;
       await sleep(100);

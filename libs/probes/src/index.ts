@@ -1,0 +1,2 @@
+export { serveProbes, stopOnSignal } from './probe-server';
+export type { ProbeServer, ReadinessChecks } from './probe-server';
