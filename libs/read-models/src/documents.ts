@@ -1,4 +1,7 @@
-import { Action, CategoryResult, GuardrailActionName, GuardrailKind, GuardrailPolicyData, ScoreMap } from '@cds/events';
+import {
+  Action, BatchItemResult, CategoryResult, DeliveryAttemptStatus, DeliveryTarget, GuardrailActionName, GuardrailKind, GuardrailPolicyData,
+  ScoreMap, WebhookEventType,
+} from '@cds/events';
 
 /** Where a document's latest state came from: guards against older events. */
 export interface DocPosition {
@@ -57,8 +60,16 @@ export interface DecisionFilter {
   offset: number;
   action?: Action;
   policyId?: string;
+  /** Inclusive bounds on the decision's timestamp (ISO 8601 UTC). */
   from?: string;
   to?: string;
+  /** `metadata.userId` equals this (a string or number userId, compared as text). */
+  userId?: string;
+  /** Only decisions in which this category triggered. */
+  category?: string;
+  /** Full text over the content: every word (analyzed) on Elasticsearch, a
+   * case-insensitive substring on SQLite. */
+  q?: string;
 }
 
 export interface GuardrailDecisionDoc {
@@ -106,4 +117,81 @@ export interface GuardrailCounts {
   skillVetting: number;
   runtimeAuthorization: number;
   daily: GuardrailDayCounts[];
+}
+
+/** A registered webhook. `secretCiphertext` is the AES-256-GCM box of the signing
+ * secret; a deleted webhook keeps its row (so a replay cannot resurrect it) with `deletedAt`. */
+export interface WebhookDoc {
+  webhookId: string;
+  tenantId: string;
+  url: string;
+  events: WebhookEventType[];
+  description: string | null;
+  enabled: boolean;
+  secretCiphertext: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Why the dispatcher disabled it (auto-disable), null otherwise. */
+  disabledReason: string | null;
+  deletedAt: string | null;
+}
+
+/** `pending` until delivered (`succeeded`), out of attempts (`failed`) or `cancelled`. */
+export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+
+/** One delivery (one event to one target) and where it stands: what the dispatcher
+ * resumes from after a restart. */
+export interface DeliveryDoc {
+  deliveryId: string;
+  tenantId: string;
+  webhookId: string | null;
+  target: DeliveryTarget;
+  eventId: string;
+  eventType: string;
+  payload: Record<string, unknown>;
+  state: DeliveryState;
+  attempts: number;
+  /** Due time of the next attempt while pending, null otherwise. */
+  nextAttemptAt: string | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One HTTP attempt of a delivery, as `GET /v1/webhooks/{id}/deliveries` lists it. */
+export interface DeliveryAttemptDoc {
+  deliveryId: string;
+  tenantId: string;
+  webhookId: string | null;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  status: DeliveryAttemptStatus;
+  url: string;
+  responseCode: number | null;
+  durationMs: number;
+  error: string | null;
+  nextAttemptAt: string | null;
+  test: boolean;
+  timestamp: string;
+}
+
+export type BatchState = 'processing' | 'completed' | 'failed';
+
+export interface BatchDoc {
+  batchId: string;
+  tenantId: string;
+  policyId: string;
+  status: BatchState;
+  totalItems: number;
+  webhookUrl: string;
+  signingWebhookId: string | null;
+  secretCiphertext: string | null;
+  /** Per item, in request order, once completed. */
+  results: BatchItemResult[] | null;
+  succeeded: number | null;
+  failed: number | null;
+  error: { code: string; message: string; details: string } | null;
+  createdAt: string;
+  completedAt: string | null;
 }

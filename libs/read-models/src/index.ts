@@ -1,9 +1,15 @@
 export {
   DecisionDoc, PolicyDoc, KeyDoc, DecisionFilter, DocPosition,
   GuardrailDecisionDoc, GuardrailPolicyVersionDoc, GuardrailCounts, GuardrailDayCounts,
+  WebhookDoc, DeliveryDoc, DeliveryState, DeliveryAttemptDoc, BatchDoc, BatchState,
 } from './documents';
+export { WebhookDocWrite, toWebhookDocWrites } from './webhook-projection';
+export { WebhookReadModels, webhookReadModels } from './webhook-read-models.port';
 export { DocWrite, toDocWrites } from './projection';
 export { READ_MODELS, ReadModels, ProjectedEvent } from './read-models.port';
 export { ReadModelsModule } from './read-models.module';
 export { SqliteReadModels } from './sqlite/sqlite-read-models.adapter';
 export { PositionWaiters } from './position-waiters';
+export { ElasticsearchReadModels } from './elasticsearch/elasticsearch-read-models.adapter';
+export type { ElasticsearchReadModelsOptions } from './elasticsearch/elasticsearch-read-models.adapter';
+export { openElasticsearchWithRetry } from './elasticsearch/open-with-retry';

@@ -7,7 +7,9 @@ import { DecisionDoc, GuardrailDecisionDoc, GuardrailPolicyVersionDoc, KeyDoc, P
  * Policy writes are upserts that keep the first createdAt; key revocation patches.
  * Guardrail policy versions are inserted, never updated: the newest by log position is
  * the project's policy. Guardrail alerts are notifications only (the webhook dispatcher
- * reads them from the log), so they write nothing here.
+ * reads them from the log), so they write nothing here. Webhook, delivery and batch
+ * events map through `toWebhookDocWrites` (webhook-projection.ts), a separate union so
+ * adapters that do not serve those models yet keep compiling.
  */
 export type DocWrite =
   | { kind: 'decision'; doc: DecisionDoc }
@@ -78,6 +80,16 @@ export function toDocWrites(e: DomainEvent): DocWrite[] {
     }
     case 'agent.guardrail.blocked':
     case 'agent.guardrail.approval_required':
+    case 'webhook.created':
+    case 'webhook.updated':
+    case 'webhook.deleted':
+    case 'webhook.auto_disabled':
+    case 'webhook.delivery.scheduled':
+    case 'webhook.delivery.attempted':
+    case 'webhook.delivery.cancelled':
+    case 'batch.accepted':
+    case 'batch.completed':
+    case 'batch.failed':
       return [];
     default: {
       const exhaustive: never = e;

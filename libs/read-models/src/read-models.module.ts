@@ -1,8 +1,9 @@
-import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import * as path from 'node:path';
 import { AppConfig } from '@cds/config';
 import { READ_MODELS, ReadModels } from './read-models.port';
 import { SqliteReadModels } from './sqlite/sqlite-read-models.adapter';
+import { openElasticsearchWithRetry } from './elasticsearch/open-with-retry';
 
 /** Picks the read-models adapter from READ_MODELS. */
 @Global()
@@ -17,12 +18,12 @@ export class ReadModelsModule implements OnApplicationShutdown {
         {
           provide: READ_MODELS,
           inject: [AppConfig],
-          useFactory: (config: AppConfig): ReadModels => {
+          useFactory: async (config: AppConfig): Promise<ReadModels> => {
             switch (config.READ_MODELS) {
               case 'sqlite':
                 return SqliteReadModels.open(path.join(config.DATA_DIR, 'readmodels'));
               case 'elasticsearch':
-                throw new Error('READ_MODELS=elasticsearch is not available in this build');
+                return openElasticsearchWithRetry({ node: config.ELASTICSEARCH_URL, indexPrefix: config.TOPIC_PREFIX, logger: new Logger('ReadModels') });
             }
           },
         },

@@ -44,4 +44,11 @@ export interface ReadModels {
 
   healthy(): Promise<boolean>;
   close(): Promise<void>;
+
+  /** Only where a rebuild in another process can replace the served generation while this
+   * one writes (Elasticsearch): the generation served right now. */
+  servedGeneration?(): Promise<string | null>;
+  /** Write into `generation` from now on, skipping what its stored positions say it has:
+   * the projector stops its batches, switches, and follows the log again from there. */
+  switchGeneration?(generation: string): Promise<void>;
 }

@@ -29,13 +29,15 @@ export class GetDecisionHandler implements IQueryHandler<GetDecisionQuery> {
 export class ListDecisionsHandler implements IQueryHandler<ListDecisionsQuery> {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
 
-  /** Newest first. `from`/`to` are inclusive bounds on the decision's timestamp. */
+  /** Newest first. `from`/`to` are inclusive bounds on the decision's timestamp; the audit
+   * filters (userId, category, q) narrow it further. */
   async execute({ principal, filter: f }: ListDecisionsQuery) {
     const from = f.from ? new Date(f.from).toISOString() : undefined;
     const to = f.to ? new Date(f.to).toISOString() : undefined;
     if (from && to && from > to) throw invalid('VALIDATION_ERROR', 'Invalid request parameters', 'from must not be after to');
     const docs = await this.readModels.listDecisions(principal.tenantId, {
       limit: f.limit ?? 50, offset: f.offset ?? 0, action: f.action, policyId: f.policyId, from, to,
+      userId: f.userId, category: f.category, q: f.q,
     });
     return { decisions: docs.map(storedDecision) };
   }

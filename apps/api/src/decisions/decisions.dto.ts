@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { NAME_PATTERN } from '@cds/policy';
 import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '../policies/policies.dto';
 
 const ACTIONS = ['allow', 'warn', 'flag', 'block'] as const;
@@ -24,6 +25,19 @@ export class ListDecisionsQueryDto {
 
   @IsOptional() @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 date-time' })
   to?: string;
+
+  /** Decisions whose `metadata.userId` is this value (numbers compare as text). */
+  @IsOptional() @IsString({ message: 'userId must be a string' }) @Length(1, 256, { message: 'userId must be 1-256 characters' })
+  userId?: string;
+
+  /** Decisions in which this category triggered. */
+  @IsOptional() @IsString({ message: 'category must be a string' })
+  @Matches(NAME_PATTERN, { message: 'category must be a category name: lowercase letters, digits, _ or -, starting with a letter, at most 64 characters' })
+  category?: string;
+
+  /** Full text over the content. */
+  @IsOptional() @IsString({ message: 'q must be a string' }) @Length(1, 500, { message: 'q must be 1-500 characters' })
+  q?: string;
 }
 
 export class ReplayDto {

@@ -4,11 +4,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LogPosition } from '@cds/event-log';
 import {
-  DecisionDoc, DecisionFilter, GuardrailCounts, GuardrailDayCounts, GuardrailDecisionDoc, GuardrailPolicyVersionDoc, KeyDoc, PolicyDoc,
+  BatchDoc, DecisionDoc, DecisionFilter, DeliveryAttemptDoc, DeliveryDoc, GuardrailCounts, GuardrailDayCounts, GuardrailDecisionDoc,
+  GuardrailPolicyVersionDoc, KeyDoc, PolicyDoc, WebhookDoc,
 } from '../documents';
 import { DocWrite, toDocWrites } from '../projection';
 import { ProjectedEvent, ReadModels } from '../read-models.port';
 import { PositionWaiters } from '../position-waiters';
+import { toWebhookDocWrites } from '../webhook-projection';
+import { WebhookReadModels } from '../webhook-read-models.port';
+import { SqliteWebhookStore, WEBHOOK_SCHEMA } from './sqlite-webhooks.store';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS decisions (
@@ -40,9 +44,10 @@ CREATE TABLE IF NOT EXISTS positions (topic TEXT NOT NULL, part INTEGER NOT NULL
  * by `<dir>/CURRENT`. Positions are committed in the same transaction as the
  * documents, so a crash never leaves them apart.
  */
-export class SqliteReadModels implements ReadModels {
+export class SqliteReadModels implements ReadModels, WebhookReadModels {
   private readonly waiters = new PositionWaiters();
   private readonly stmts: ReturnType<SqliteReadModels['prepare']>;
+  private readonly webhooks: SqliteWebhookStore;
 
   private constructor(
     private readonly db: Database.Database,
@@ -50,6 +55,7 @@ export class SqliteReadModels implements ReadModels {
     private readonly gen: string,
   ) {
     this.stmts = this.prepare();
+    this.webhooks = new SqliteWebhookStore(db);
     for (const row of this.db.prepare('SELECT topic, part, next_offset FROM positions').all() as any[]) {
       this.waiters.advance(row.topic, row.part, row.next_offset);
     }
@@ -81,6 +87,7 @@ export class SqliteReadModels implements ReadModels {
     // which the projector re-applies from the log (the positions roll back with them).
     db.pragma('synchronous = NORMAL');
     db.exec(SCHEMA);
+    db.exec(WEBHOOK_SCHEMA);
     return new SqliteReadModels(db, dir, gen);
   }
 
@@ -154,6 +161,7 @@ export class SqliteReadModels implements ReadModels {
     this.db.transaction(() => {
       for (const stored of batch) {
         for (const w of toDocWrites(stored.event)) this.write(w, stored.offset);
+        for (const w of toWebhookDocWrites(stored.event)) this.webhooks.write(w, stored.offset);
         const k = `${stored.topic}:${stored.partition}`;
         const next = stored.offset + 1;
         if ((advanced.get(k)?.next ?? -1) < next) advanced.set(k, { topic: stored.topic, partition: stored.partition, next });
@@ -216,6 +224,15 @@ export class SqliteReadModels implements ReadModels {
     if (f.policyId) { where.push('policy_id = ?'); args.push(f.policyId); }
     if (f.from) { where.push('ts >= ?'); args.push(f.from); }
     if (f.to) { where.push('ts <= ?'); args.push(f.to); }
+    if (f.userId !== undefined) {
+      where.push(`json_type(body, '$.metadata.userId') IN ('text', 'integer', 'real') AND CAST(json_extract(body, '$.metadata.userId') AS TEXT) = ?`);
+      args.push(f.userId);
+    }
+    if (f.category !== undefined) {
+      where.push(`EXISTS (SELECT 1 FROM json_each(body, '$.categories') c WHERE json_extract(c.value, '$.category') = ? AND json_extract(c.value, '$.triggered'))`);
+      args.push(f.category);
+    }
+    if (f.q) { where.push(`instr(lower(json_extract(body, '$.content')), lower(?)) > 0`); args.push(f.q); }
     args.push(f.limit, f.offset);
     const rows = this.db
       .prepare(`SELECT body FROM decisions WHERE ${where.join(' AND ')} ORDER BY ts DESC, pos DESC LIMIT ? OFFSET ?`)
@@ -271,6 +288,34 @@ export class SqliteReadModels implements ReadModels {
     }
     counts.runtimeAuthorization = counts.total - counts.skillVetting;
     return counts;
+  }
+
+  getWebhook(tenantId: string, webhookId: string): Promise<WebhookDoc | null> {
+    return this.webhooks.getWebhook(tenantId, webhookId);
+  }
+
+  listWebhooks(tenantId: string): Promise<WebhookDoc[]> {
+    return this.webhooks.listWebhooks(tenantId);
+  }
+
+  getDelivery(tenantId: string, deliveryId: string): Promise<DeliveryDoc | null> {
+    return this.webhooks.getDelivery(tenantId, deliveryId);
+  }
+
+  listPendingDeliveries(limit: number): Promise<DeliveryDoc[]> {
+    return this.webhooks.listPendingDeliveries(limit);
+  }
+
+  listDeliveryAttempts(tenantId: string, webhookId: string, limit: number): Promise<DeliveryAttemptDoc[]> {
+    return this.webhooks.listDeliveryAttempts(tenantId, webhookId, limit);
+  }
+
+  webhookFailingSince(tenantId: string, webhookId: string): Promise<string | null> {
+    return this.webhooks.webhookFailingSince(tenantId, webhookId);
+  }
+
+  getBatch(tenantId: string, batchId: string): Promise<BatchDoc | null> {
+    return this.webhooks.getBatch(tenantId, batchId);
   }
 
   async healthy(): Promise<boolean> {

@@ -1,0 +1,90 @@
+import { Client, errors } from '@elastic/elasticsearch';
+import { aliasName, DOC_TYPES, DocType, generationOf, indexName, MAPPINGS } from './es-index-layout';
+
+export interface IndexSettings {
+  shards: number;
+  replicas: number;
+}
+
+/** Thrown when the aliases moved under us: another process promoted or bootstrapped first. */
+export class GenerationRaceError extends Error {}
+
+/** The generation the aliases point at, or null before the first one. */
+export async function servedGeneration(client: Client, prefix: string): Promise<string | null> {
+  let body: Record<string, unknown>;
+  try {
+    body = await client.indices.getAlias({ name: aliasName(prefix, 'positions') });
+  } catch (err) {
+    if (err instanceof errors.ResponseError && err.statusCode === 404) return null;
+    throw err;
+  }
+  const gens = Object.keys(body).map((i) => generationOf(prefix, 'positions', i));
+  if (gens.length !== 1 || !gens[0]) throw new Error(`alias ${aliasName(prefix, 'positions')} points at ${Object.keys(body).join(', ')}`);
+  return gens[0];
+}
+
+export async function createGenerationIndices(client: Client, prefix: string, gen: string, s: IndexSettings): Promise<void> {
+  await Promise.all(
+    DOC_TYPES.map((type) =>
+      client.indices.create({
+        index: indexName(prefix, type, gen),
+        settings: { number_of_shards: s.shards, number_of_replicas: s.replicas },
+        mappings: MAPPINGS[type],
+      }),
+    ),
+  );
+}
+
+/**
+ * Give a served generation the indices of the types it lacks (one created before those
+ * types existed), with their aliases, and return the types added. They start empty: the
+ * events of those types already below the generation's positions are only in them after a
+ * rebuild. Without this, writes would auto-create the indices with guessed mappings and
+ * reads would find no alias.
+ */
+export async function addMissingIndices(client: Client, prefix: string, gen: string, s: IndexSettings): Promise<DocType[]> {
+  const missing: DocType[] = [];
+  for (const type of DOC_TYPES) if (!(await client.indices.exists({ index: indexName(prefix, type, gen) }))) missing.push(type);
+  if (missing.length === 0) return [];
+  for (const type of missing) {
+    try {
+      await client.indices.create({
+        index: indexName(prefix, type, gen),
+        settings: { number_of_shards: s.shards, number_of_replicas: s.replicas },
+        mappings: MAPPINGS[type],
+      });
+    } catch (err) {
+      // Another process opening at the same moment added it first.
+      if (!(err instanceof errors.ResponseError && /resource_already_exists/.test(err.message))) throw err;
+    }
+  }
+  await client.indices.updateAliases({
+    actions: missing.map((type) => ({ add: { index: indexName(prefix, type, gen), alias: aliasName(prefix, type), is_write_index: true } })),
+  });
+  return missing;
+}
+
+/**
+ * Point every alias at `gen` in one `_aliases` request, so readers switch all types at
+ * once. It is a compare-and-swap: each removal must find the alias on `previous`, and
+ * an alias holds one write index only, so a concurrent bootstrap or promote makes the
+ * whole request fail (GenerationRaceError) instead of mixing generations.
+ */
+export async function swapAliases(client: Client, prefix: string, gen: string, previous: string | null): Promise<void> {
+  const actions = DOC_TYPES.flatMap((type) => [
+    ...(previous ? [{ remove: { index: indexName(prefix, type, previous), alias: aliasName(prefix, type), must_exist: true } }] : []),
+    { add: { index: indexName(prefix, type, gen), alias: aliasName(prefix, type), is_write_index: true } },
+  ]);
+  try {
+    await client.indices.updateAliases({ actions });
+  } catch (err) {
+    if (err instanceof errors.ResponseError && (err.statusCode === 404 || /more than one write index/.test(err.message))) {
+      throw new GenerationRaceError(`aliases of ${prefix} moved while switching to ${gen}: ${err.message}`);
+    }
+    throw err;
+  }
+}
+
+export async function deleteGeneration(client: Client, prefix: string, gen: string): Promise<void> {
+  await client.indices.delete({ index: DOC_TYPES.map((t) => indexName(prefix, t, gen)), ignore_unavailable: true });
+}
