@@ -23,6 +23,13 @@ import { KeysService } from './keys/keys.service';
 import { PoliciesController } from './policies/policies.controller';
 import { PoliciesService } from './policies/policies.service';
 import { PolicyCatalog } from './policies/policy-catalog.service';
+import { WebhookSecrets } from './webhooks/webhook-secrets.service';
+import { AsyncBatchRunner } from './batches/async-batch.runner';
+import { BatchChecker } from './batches/batch-checker.service';
+import { BatchesController } from './batches/batches.controller';
+import { BatchesService } from './batches/batches.service';
+import { WebhooksController } from './webhooks/webhooks.controller';
+import { WebhooksService } from './webhooks/webhooks.service';
 
 export const CommandHandlers = [CheckContentHandler];
 export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHandler, ReplayDecisionHandler, DecisionCurlHandler];
@@ -31,7 +38,10 @@ export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHa
  * event-log and read-models modules from its host. */
 @Module({
   imports: [CqrsModule.forRoot()],
-  controllers: [ChecksController, PoliciesController, DecisionsController, KeysController, GuardrailsController, HealthController],
+  controllers: [ChecksController, PoliciesController, DecisionsController, KeysController, GuardrailsController, HealthController,
+    WebhooksController,
+    BatchesController,
+  ],
   providers: [
     ...CommandHandlers,
     ...QueryHandlers,
@@ -45,6 +55,11 @@ export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHa
     GuardrailPolicies,
     GuardrailMetrics,
     GuardrailSessions,
+    WebhookSecrets,
+    WebhooksService,
+    BatchChecker,
+    BatchesService,
+    AsyncBatchRunner,
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_PIPE, useClass: ObjectBodyPipe },

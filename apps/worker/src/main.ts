@@ -1,17 +1,34 @@
 import 'reflect-metadata';
-import { Module } from '@nestjs/common';
+import { Logger, LogLevel, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, ConfigModule, loadConfig } from '@cds/config';
 import { EventLogModule } from '@cds/event-log';
-import { WorkerModule } from '@cds/worker';
+import { ReadModelsModule } from '@cds/read-models';
+import { WorkerModule, WorkerService } from '@cds/worker';
+import { serveProbes, stopOnSignal } from '@cds/probes';
 
-/** The worker process (distributed mode); in embedded mode it runs inside the api. */
+const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
+
+/** The worker process (distributed mode; in embedded mode it runs inside the api).
+ * GET /health and /ready on HOST:PORT. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), WorkerModule] })
+  const levels = LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1);
+  Logger.overrideLogger(levels);
+  if (config.EVENT_LOG === 'file') {
+    console.error('EVENT_LOG=file is served by the embedded api process (npm start): the file log has one owner; run this process with EVENT_LOG=kafka');
+    process.exit(2);
+  }
+  @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), ReadModelsModule.forRoot(), WorkerModule] })
   class WorkerAppModule {}
-  const app = await NestFactory.createApplicationContext(WorkerAppModule);
-  app.enableShutdownHooks();
+  const app = await NestFactory.createApplicationContext(WorkerAppModule, { logger: levels });
+  const worker = app.get(WorkerService);
+  const probes = await serveProbes(config.HOST, config.PORT, { worker: () => worker.ready() });
+  stopOnSignal(async () => {
+    await probes.close();
+    await app.close();
+  });
+  new Logger('Worker').log(`probes on http://${config.HOST}:${probes.port} (log=${config.EVENT_LOG}, prefix=${config.TOPIC_PREFIX})`);
 }
 
 main().catch((err) => {

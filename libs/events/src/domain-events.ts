@@ -112,6 +112,132 @@ export interface GuardrailPolicyVersionV1 {
   restoredVersion: string | null;
 }
 
+/** The event types a webhook can subscribe to (the spec's Events table). */
+export const WEBHOOK_EVENT_TYPES = [
+  'decision.created', 'decision.flagged', 'decision.blocked',
+  'agent.guardrail.blocked', 'agent.guardrail.approval_required',
+  'moderation.completed', 'moderation.failed',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** A registered webhook. The signing secret is stored only encrypted (AES-256-GCM,
+ * `libs/webhooks/src/secret-box.ts`): neither the log nor the read models hold it in clear. */
+export interface WebhookCreatedV1 {
+  webhookId: string;
+  url: string;
+  events: WebhookEventType[];
+  description: string | null;
+  enabled: boolean;
+  secretCiphertext: string;
+  createdBy: string;
+}
+
+/** Only the fields present changed. */
+export interface WebhookUpdatedV1 {
+  webhookId: string;
+  changes: { url?: string; events?: WebhookEventType[]; description?: string | null; enabled?: boolean };
+  updatedBy: string;
+}
+
+export interface WebhookDeletedV1 {
+  webhookId: string;
+  deletedBy: string;
+}
+
+/** The dispatcher turned a webhook off after it failed continuously for WEBHOOK_DISABLE_AFTER. */
+export interface WebhookAutoDisabledV1 {
+  webhookId: string;
+  reason: string;
+  failingSince: string;
+  lastError: string | null;
+}
+
+/** Where a delivery goes: a registered webhook, or the `webhookUrl` of an async batch
+ * that matches no registered webhook (signed with the batch's own secret). */
+export type DeliveryTarget = { kind: 'webhook'; webhookId: string } | { kind: 'batch'; batchId: string; url: string };
+
+/** A delivery was planned: what to send (the payload, fixed for every attempt) and to whom. */
+export interface DeliveryScheduledV1 {
+  deliveryId: string;
+  /** The webhook the delivery belongs to, or null for an unregistered batch webhookUrl. */
+  webhookId: string | null;
+  target: DeliveryTarget;
+  eventId: string;
+  eventType: string;
+  payload: Record<string, unknown>;
+  /** When the first attempt is due (ISO 8601). */
+  dueAt: string;
+}
+
+export type DeliveryAttemptStatus = 'succeeded' | 'failed';
+
+/** One HTTP attempt of a delivery. */
+export interface DeliveryAttemptedV1 {
+  deliveryId: string;
+  webhookId: string | null;
+  eventId: string;
+  eventType: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  status: DeliveryAttemptStatus;
+  url: string;
+  responseCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** When the next attempt is due; null once delivered or the schedule is exhausted. */
+  nextAttemptAt: string | null;
+  /** A `POST /v1/webhooks/{id}/test` delivery (single attempt, no retries). */
+  test: boolean;
+}
+
+/** A pending delivery was given up without an attempt (its webhook was disabled or deleted). */
+export interface DeliveryCancelledV1 {
+  deliveryId: string;
+  webhookId: string | null;
+  eventId: string;
+  eventType: string;
+  reason: 'webhook_disabled' | 'webhook_deleted';
+}
+
+export interface BatchItemInput {
+  id: string;
+  content: string;
+  contentType?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** Outcome of one item: the decision, or why it could not be checked. */
+export type BatchItemResult =
+  | { id: string; safe: boolean; action: Action; decisionId: string }
+  | { id: string; error: { code: string; message: string; details: string } };
+
+/** An async batch was accepted; checking it is a job on the `jobs` topic. */
+export interface BatchAcceptedV1 {
+  batchId: string;
+  policyId: string;
+  items: BatchItemInput[];
+  webhookUrl: string;
+  /** The registered webhook at webhookUrl whose secret signs the result, or null when
+   * none matched and the batch carries its own secret (encrypted). */
+  signingWebhookId: string | null;
+  secretCiphertext: string | null;
+  acceptedBy: string;
+}
+
+export interface BatchCompletedV1 {
+  batchId: string;
+  policyId: string;
+  results: BatchItemResult[];
+  succeeded: number;
+  failed: number;
+}
+
+export interface BatchFailedV1 {
+  batchId: string;
+  policyId: string;
+  error: { code: string; message: string; details: string };
+}
+
 export type DecisionCreated = EventEnvelope<'decision.created', DecisionCreatedV1>;
 export type PolicySaved = EventEnvelope<'policy.saved', PolicySavedV1>;
 export type KeyCreated = EventEnvelope<'key.created', KeyCreatedV1>;
@@ -123,9 +249,23 @@ export type GuardrailApprovalRequired = EventEnvelope<'agent.guardrail.approval_
 export type GuardrailPolicyUpdated = EventEnvelope<'guardrail.policy.updated', GuardrailPolicyVersionV1>;
 export type GuardrailPolicyRolledBack = EventEnvelope<'guardrail.policy.rolled_back', GuardrailPolicyVersionV1>;
 
+export type WebhookCreated = EventEnvelope<'webhook.created', WebhookCreatedV1>;
+export type WebhookUpdated = EventEnvelope<'webhook.updated', WebhookUpdatedV1>;
+export type WebhookDeleted = EventEnvelope<'webhook.deleted', WebhookDeletedV1>;
+export type WebhookAutoDisabled = EventEnvelope<'webhook.auto_disabled', WebhookAutoDisabledV1>;
+export type DeliveryScheduled = EventEnvelope<'webhook.delivery.scheduled', DeliveryScheduledV1>;
+export type DeliveryAttempted = EventEnvelope<'webhook.delivery.attempted', DeliveryAttemptedV1>;
+export type DeliveryCancelled = EventEnvelope<'webhook.delivery.cancelled', DeliveryCancelledV1>;
+export type BatchAccepted = EventEnvelope<'batch.accepted', BatchAcceptedV1>;
+export type BatchCompleted = EventEnvelope<'batch.completed', BatchCompletedV1>;
+export type BatchFailed = EventEnvelope<'batch.failed', BatchFailedV1>;
+
 export type DomainEvent =
   | DecisionCreated | PolicySaved | KeyCreated | KeyRevoked
-  | GuardrailDecided | GuardrailBlocked | GuardrailApprovalRequired | GuardrailPolicyUpdated | GuardrailPolicyRolledBack;
+  | GuardrailDecided | GuardrailBlocked | GuardrailApprovalRequired | GuardrailPolicyUpdated | GuardrailPolicyRolledBack
+  | WebhookCreated | WebhookUpdated | WebhookDeleted | WebhookAutoDisabled
+  | DeliveryScheduled | DeliveryAttempted | DeliveryCancelled
+  | BatchAccepted | BatchCompleted | BatchFailed;
 export type DomainEventType = DomainEvent['type'];
 
 /** Which stream each event type is written to. */
@@ -139,6 +279,16 @@ export const TOPIC_OF: Record<DomainEventType, Topic> = {
   'agent.guardrail.approval_required': 'guardrails',
   'guardrail.policy.updated': 'guardrails',
   'guardrail.policy.rolled_back': 'guardrails',
+  'webhook.created': 'webhooks',
+  'webhook.updated': 'webhooks',
+  'webhook.deleted': 'webhooks',
+  'webhook.auto_disabled': 'webhooks',
+  'webhook.delivery.scheduled': 'deliveries',
+  'webhook.delivery.attempted': 'deliveries',
+  'webhook.delivery.cancelled': 'deliveries',
+  'batch.accepted': 'jobs',
+  'batch.completed': 'jobs',
+  'batch.failed': 'jobs',
 };
 
 /** The current schema version of each event type. */
@@ -152,4 +302,14 @@ export const CURRENT_VERSION: Record<DomainEventType, number> = {
   'agent.guardrail.approval_required': 1,
   'guardrail.policy.updated': 1,
   'guardrail.policy.rolled_back': 1,
+  'webhook.created': 1,
+  'webhook.updated': 1,
+  'webhook.deleted': 1,
+  'webhook.auto_disabled': 1,
+  'webhook.delivery.scheduled': 1,
+  'webhook.delivery.attempted': 1,
+  'webhook.delivery.cancelled': 1,
+  'batch.accepted': 1,
+  'batch.completed': 1,
+  'batch.failed': 1,
 };

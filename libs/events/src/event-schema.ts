@@ -1,5 +1,5 @@
 import { EventEnvelope } from './envelope';
-import { CURRENT_VERSION, DomainEvent, DomainEventType } from './domain-events';
+import { CURRENT_VERSION, DomainEvent, DomainEventType, WEBHOOK_EVENT_TYPES } from './domain-events';
 
 /** Thrown when an event does not match its schema, on write or on read. */
 export class EventSchemaError extends Error {
@@ -26,6 +26,14 @@ const GUARDRAIL_POLICY_VERSION: Record<string, Check> = {
   projectId: str, version: str, policy: obj, updatedBy: str, restoredVersion: strOrNull,
 };
 
+const numOrNull: Check = (v) => v === null || num(v);
+const webhookEvents: Check = (v) => strArr(v) && (v as string[]).every((t) => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t));
+const target: Check = (v) =>
+  obj(v) && (((v as any).kind === 'webhook' && str((v as any).webhookId)) || ((v as any).kind === 'batch' && str((v as any).batchId) && str((v as any).url)));
+const batchItems: Check = (v) => arr(v) && (v as any[]).every((i) => obj(i) && str(i.id) && str(i.content));
+const batchError: Check = (v) => obj(v) && str((v as any).code) && str((v as any).message) && str((v as any).details);
+const DELIVERY_REF: Record<string, Check> = { deliveryId: str, webhookId: strOrNull, eventId: str, eventType: str };
+
 const SCHEMAS: Record<DomainEventType, Record<string, Check>> = {
   'decision.created': {
     decisionId: str, requestId: strOrNull, content: str, contentType: str, language: str,
@@ -43,6 +51,23 @@ const SCHEMAS: Record<DomainEventType, Record<string, Check>> = {
   'agent.guardrail.approval_required': GUARDRAIL_ALERT,
   'guardrail.policy.updated': GUARDRAIL_POLICY_VERSION,
   'guardrail.policy.rolled_back': GUARDRAIL_POLICY_VERSION,
+  'webhook.created': {
+    webhookId: str, url: str, events: webhookEvents, description: strOrNull, enabled: bool, secretCiphertext: str, createdBy: str,
+  },
+  'webhook.updated': { webhookId: str, changes: obj, updatedBy: str },
+  'webhook.deleted': { webhookId: str, deletedBy: str },
+  'webhook.auto_disabled': { webhookId: str, reason: str, failingSince: str, lastError: strOrNull },
+  'webhook.delivery.scheduled': { ...DELIVERY_REF, target, payload: obj, dueAt: str },
+  'webhook.delivery.attempted': {
+    ...DELIVERY_REF, attempt: num, status: (v) => v === 'succeeded' || v === 'failed', url: str, responseCode: numOrNull,
+    durationMs: num, error: strOrNull, nextAttemptAt: strOrNull, test: bool,
+  },
+  'webhook.delivery.cancelled': { ...DELIVERY_REF, reason: str },
+  'batch.accepted': {
+    batchId: str, policyId: str, items: batchItems, webhookUrl: str, signingWebhookId: strOrNull, secretCiphertext: strOrNull, acceptedBy: str,
+  },
+  'batch.completed': { batchId: str, policyId: str, results: arr, succeeded: num, failed: num },
+  'batch.failed': { batchId: str, policyId: str, error: batchError },
 };
 
 /** Old versions are lifted to the current one when read. Each entry maps version v

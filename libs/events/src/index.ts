@@ -7,4 +7,11 @@ export {
   GuardrailDecided, GuardrailBlocked, GuardrailApprovalRequired, GuardrailPolicyUpdated, GuardrailPolicyRolledBack,
   DomainEvent, DomainEventType, TOPIC_OF, CURRENT_VERSION,
 } from './domain-events';
+export {
+  WEBHOOK_EVENT_TYPES, WebhookEventType, DeliveryTarget, DeliveryAttemptStatus, BatchItemInput, BatchItemResult,
+  WebhookCreatedV1, WebhookUpdatedV1, WebhookDeletedV1, WebhookAutoDisabledV1,
+  DeliveryScheduledV1, DeliveryAttemptedV1, DeliveryCancelledV1, BatchAcceptedV1, BatchCompletedV1, BatchFailedV1,
+  WebhookCreated, WebhookUpdated, WebhookDeleted, WebhookAutoDisabled, DeliveryScheduled, DeliveryAttempted, DeliveryCancelled,
+  BatchAccepted, BatchCompleted, BatchFailed,
+} from './domain-events';
 export { EventSchemaError, validateEvent, upcast } from './event-schema';

@@ -29,3 +29,10 @@ export {
   nextAttemptAt,
 } from './retry-schedule';
 export type { RetrySchedule } from './retry-schedule';
+export { deriveWebhookSecretKey, sealSecret, openSecret, SecretBoxError } from './secret-box';
+export { webhookEventsOf, testWebhookEvent, deliveryIdOf } from './webhook-payloads';
+export type { WebhookPayload } from './webhook-payloads';
+export { subscribersOf, failedTooLong } from './delivery-plan';
+export type { WebhookSubscription } from './delivery-plan';
+export { sendSigned, attemptRecord, EVENT_ID_HEADER, EVENT_TYPE_HEADER } from './signed-send';
+export type { SignedSend, AttemptRef } from './signed-send';

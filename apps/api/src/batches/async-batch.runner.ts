@@ -1,0 +1,78 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DomainError } from '@cds/errors';
+import { BatchAccepted, BatchCompleted, BatchFailed, envelope, EventSchemaError, upcast } from '@cds/events';
+import { EVENT_LOG, EventLog, LogFollower, StoredEvent } from '@cds/event-log';
+import { READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
+import { EventWriter } from '../infra/event-writer.service';
+import { BatchChecker } from './batch-checker.service';
+
+/**
+ * Checks accepted async batches (consumer group `batch-runner` on `jobs`) and records the
+ * outcome as `batch.completed` / `batch.failed`, which the webhook dispatcher delivers to
+ * the batch's webhookUrl. It runs where the check path lives (the api processes: the
+ * text model is loaded there). A batch is checkpointed only once its outcome is on the
+ * log; a rerun after a crash answers the same decisions (one requestId per item) and a
+ * batch already finished is skipped.
+ */
+@Injectable()
+export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('AsyncBatchRunner');
+  private follower: LogFollower | null = null;
+
+  constructor(
+    @Inject(EVENT_LOG) private readonly log: EventLog,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    private readonly checker: BatchChecker,
+    private readonly writer: EventWriter,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.follower = new LogFollower(
+      this.log, { group: 'batch-runner', topics: ['jobs'], startFrom: 'committed', maxBatch: 10, handler: (b) => this.handle(b) }, this.logger,
+    );
+  }
+
+  private async handle(batch: StoredEvent[]): Promise<void> {
+    for (const stored of batch) {
+      let event;
+      try {
+        event = upcast(stored.event);
+      } catch (err) {
+        if (!(err instanceof EventSchemaError)) throw err;
+        this.logger.error(`skipped ${stored.topic}/${stored.partition}@${stored.offset}: ${err.message}`);
+        continue;
+      }
+      if (event.type !== 'batch.accepted') continue;
+      await this.readModels.waitFor([stored], 30_000);
+      const doc = await webhookReadModels(this.readModels).getBatch(event.tenantId, event.data.batchId);
+      if (doc && doc.status !== 'processing') continue;
+      await this.run(event);
+    }
+  }
+
+  private async run(e: BatchAccepted): Promise<void> {
+    const { batchId, policyId, items } = e.data;
+    const principal = { keyId: e.data.acceptedBy, tenantId: e.tenantId, scopes: ['checks' as const], bootstrap: false };
+    try {
+      await this.checker.assertPolicy(e.tenantId, policyId);
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      const failed: BatchFailed = envelope('batch.failed', 1, e.tenantId, batchId, {
+        batchId, policyId, error: { code: err.code, message: err.message, details: err.details },
+      });
+      await this.writer.write('jobs', [failed]);
+      return;
+    }
+    const results = await this.checker.check(principal, policyId, items, (i) => `batch:${batchId}:${i}`);
+    const failedCount = results.filter((r) => 'error' in r).length;
+    const done: BatchCompleted = envelope('batch.completed', 1, e.tenantId, batchId, {
+      batchId, policyId, results, succeeded: results.length - failedCount, failed: failedCount,
+    });
+    await this.writer.write('jobs', [done]);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.follower?.stop();
+    this.follower = null;
+  }
+}

@@ -1,0 +1,79 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Principal, principalIdentity } from '@cds/auth';
+import { AppConfig } from '@cds/config';
+import { notFound } from '@cds/errors';
+import { BatchAccepted, BatchItemResult, envelope } from '@cds/events';
+import { BatchDoc, READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
+import { generateWebhookSecret } from '@cds/webhooks';
+import { EventWriter } from '../infra/event-writer.service';
+import { WebhookSecrets } from '../webhooks/webhook-secrets.service';
+import { assertDeliverableUrl } from '../webhooks/webhook-url';
+import { BatchChecker } from './batch-checker.service';
+import { AsyncBatchCheckDto, BatchCheckDto } from './batches.dto';
+
+export interface BatchView {
+  batchId: string;
+  status: BatchDoc['status'];
+  policyId: string;
+  totalItems: number;
+  webhookUrl: string;
+  createdAt: string;
+  completedAt: string | null;
+  succeeded: number | null;
+  failed: number | null;
+  items: BatchItemResult[] | null;
+  error: BatchDoc['error'];
+}
+
+const view = (b: BatchDoc): BatchView => ({
+  batchId: b.batchId, status: b.status, policyId: b.policyId, totalItems: b.totalItems, webhookUrl: b.webhookUrl, createdAt: b.createdAt,
+  completedAt: b.completedAt, succeeded: b.succeeded, failed: b.failed, items: b.results, error: b.error,
+});
+
+/** POST /v1/batch/check (synchronous), POST /v1/batch/check/async and GET /v1/batch/{id}. */
+@Injectable()
+export class BatchesService {
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    private readonly checker: BatchChecker,
+    private readonly writer: EventWriter,
+    private readonly secrets: WebhookSecrets,
+    private readonly config: AppConfig,
+  ) {}
+
+  async checkNow(p: Principal, dto: BatchCheckDto): Promise<{ items: BatchItemResult[] }> {
+    this.checker.assertSize(dto.items.length, this.config.BATCH_MAX_ITEMS);
+    await this.checker.assertPolicy(p.tenantId, dto.policyId);
+    return { items: await this.checker.check(p, dto.policyId, dto.items) };
+  }
+
+  /** Recorded as a job (`batch.accepted`); checked in the background; the outcome goes to
+   * `webhookUrl` as `moderation.completed` (or `moderation.failed`), signed with the
+   * secret of the tenant's webhook registered at that URL or, when there is none, with
+   * `webhookSecret`, returned here once. */
+  async accept(p: Principal, dto: AsyncBatchCheckDto) {
+    this.checker.assertSize(dto.items.length, this.config.ASYNC_BATCH_MAX_ITEMS);
+    await assertDeliverableUrl(dto.webhookUrl, this.secrets.egress, 'webhookUrl');
+    await this.checker.assertPolicy(p.tenantId, dto.policyId);
+    const registered = (await webhookReadModels(this.readModels).listWebhooks(p.tenantId)).find((w) => w.url === dto.webhookUrl);
+    const webhookSecret = registered ? null : generateWebhookSecret();
+    const batchId = randomUUID();
+    const items = dto.items.map((i) => ({ id: i.id, content: i.content, ...(i.contentType ? { contentType: i.contentType } : {}), ...(i.metadata ? { metadata: i.metadata } : {}) }));
+    const event: BatchAccepted = envelope('batch.accepted', 1, p.tenantId, batchId, {
+      batchId, policyId: dto.policyId, items, webhookUrl: dto.webhookUrl, signingWebhookId: registered?.webhookId ?? null,
+      secretCiphertext: webhookSecret ? this.secrets.seal(webhookSecret) : null, acceptedBy: principalIdentity(p),
+    });
+    await this.writer.write('jobs', [event]);
+    return {
+      batchId, status: 'processing' as const, totalItems: items.length,
+      ...(webhookSecret ? { webhookSecret } : { signingWebhookId: registered!.webhookId }),
+    };
+  }
+
+  async get(p: Principal, batchId: string): Promise<BatchView> {
+    const doc = await webhookReadModels(this.readModels).getBatch(p.tenantId, batchId);
+    if (!doc) throw notFound('BATCH_NOT_FOUND', 'Batch not found', `no batch ${batchId} in this tenant`);
+    return view(doc);
+  }
+}

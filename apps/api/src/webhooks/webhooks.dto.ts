@@ -1,0 +1,71 @@
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+
+const int = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value);
+
+export const MAX_URL_LENGTH = 2048;
+
+/** Event names are checked against the spec's table by WebhooksService (422 INVALID_WEBHOOK_EVENT). */
+export class CreateWebhookDto {
+  @IsString() @MinLength(1) @MaxLength(MAX_URL_LENGTH)
+  url!: string;
+
+  @IsArray() @ArrayNotEmpty() @ArrayMaxSize(20) @IsString({ each: true })
+  events!: string[];
+
+  @IsOptional() @IsString() @MaxLength(500)
+  description?: string;
+}
+
+export class UpdateWebhookDto {
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_URL_LENGTH)
+  url?: string;
+
+  @IsOptional() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(20) @IsString({ each: true })
+  events?: string[];
+
+  @IsOptional() @IsString() @MaxLength(500)
+  description?: string;
+
+  @IsOptional() @IsBoolean()
+  enabled?: boolean;
+}
+
+export class TestWebhookDto {
+  @IsString() @MinLength(1) @MaxLength(100)
+  eventType!: string;
+}
+
+export class ListDeliveriesQueryDto {
+  @IsOptional() @Transform(int) @IsInt({ message: 'limit must be an integer' }) @Min(1) @Max(1000)
+  limit?: number;
+}
+
+/** The spec's Webhook, without the secret (shown once, at creation). */
+export interface WebhookView {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  /** Why the service disabled it (it failed continuously for WEBHOOK_DISABLE_AFTER), else null. */
+  disabledReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One attempt, as `GET /v1/webhooks/{id}/deliveries` lists it. */
+export interface DeliveryView {
+  deliveryId: string;
+  timestamp: string;
+  status: 'succeeded' | 'failed';
+  responseCode: number | null;
+  attempt: number;
+  eventId: string;
+  eventType: string;
+  durationMs: number;
+  error: string | null;
+  nextAttemptAt: string | null;
+  url: string;
+  test: boolean;
+}
