@@ -3,8 +3,10 @@
 FROM node:20-bookworm AS build
 WORKDIR /app
 # dependencies first, so a source change does not reinstall them
+# (npm install, not npm ci: npm ci rejects lockfiles written by npm 11.19 that omit other
+# platforms' optional binaries, npm/cli#4828; npm install honours the lockfile the same)
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 

@@ -19,7 +19,11 @@
 #   KAFKA_HEAP (512m), ES_HEAP (512m), INFRA_DIR (<repo>/.infra), START_TIMEOUT (120 s),
 #   KAFKA_FSYNC=1 (fsync every message before ack; default: Kafka's default, page cache),
 #   JAVA_HOME / ES_JAVA_HOME (default: the `java` on PATH; both need Java 17+),
-#   ES_USER (esrun: Elasticsearch refuses to run as root, so as root it runs as this user).
+#   ES_USER (esrun: Elasticsearch refuses to run as root, so as root it runs as this user),
+#   INFRA_STATE (INFRA_DIR): where an instance keeps its data, logs, config and pid files.
+#   A second, independent broker (e.g. for a fault test that restarts it) is the same
+#   script with another state dir and ports; the fetched artifacts are shared:
+#     INFRA_STATE=.infra/fault KAFKA_PORT=19092 scripts/infra/infra.sh start kafka
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -40,10 +44,12 @@ ES_USER="${ES_USER:-esrun}"
 
 KAFKA_HOME="$INFRA/kafka-$KAFKA_VERSION"
 ES_HOME="$INFRA/elasticsearch-$ES_VERSION"
-RUN="$INFRA/run"
-LOGS="$INFRA/logs"
-DATA="$INFRA/data"
-CONF="$INFRA/conf"
+STATE="${INFRA_STATE:-$INFRA}"
+[[ "$STATE" == /* ]] || STATE="$PWD/$STATE"
+RUN="$STATE/run"
+LOGS="$STATE/logs"
+DATA="$STATE/data"
+CONF="$STATE/conf"
 KAFKA_PID="$RUN/kafka.pid"
 ES_RUN="$RUN/es"                     # writable by the ES user: ES writes its own pid file
 ES_PID="$ES_RUN/elasticsearch.pid"
@@ -235,12 +241,13 @@ EOF
 
   if [[ ! -f "$DATA/kafka/meta.properties" ]]; then
     # A KRaft cluster id is a base64url Uuid (22 chars); no need to start a JVM for it.
+    # (--cluster-id=…: an id may begin with "-", which a separate argument would not survive)
     local cluster_id
     cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
     log "kafka: formatting storage (cluster id $cluster_id)"
     "$JAVA_HOME/bin/java" -Xmx256m -Dlog4j.configuration="file:$CONF/kafka/log4j.properties" \
-      -Dkafka.logs.dir="$LOGS/kafka-format" -cp "$cp" kafka.tools.StorageTool format \
-      -t "$cluster_id" -c "$props" >"$LOGS/kafka-format.log" 2>&1 \
+      -Dkafka.logs.dir="$LOGS/kafka-format" -cp "$cp" kafka.tools.StorageTool format --cluster-id="$cluster_id" \
+      -c "$props" >"$LOGS/kafka-format.log" 2>&1 \
       || { tail_log "kafka storage format" "$LOGS/kafka-format.log" "$LOGS/kafka-format/server.log"; die "kafka: storage format failed"; }
   fi
 
@@ -304,7 +311,7 @@ launch_es() {
   port_open "$ES_TRANSPORT_PORT" && die "elasticsearch: port $ES_TRANSPORT_PORT is taken (set ES_TRANSPORT_PORT)"
   ensure_es_user
   local conf="$CONF/elasticsearch"
-  mkdir -p "$conf" "$DATA/elasticsearch" "$LOGS/elasticsearch" "$ES_RUN" "$INFRA/tmp/elasticsearch"
+  mkdir -p "$conf" "$DATA/elasticsearch" "$LOGS/elasticsearch" "$ES_RUN" "$STATE/tmp/elasticsearch"
   if [[ ! -f "$conf/jvm.options" ]]; then
     cp -r "$ES_HOME/config/." "$conf/"
     # gc log and fatal error files with absolute paths (the defaults are relative to the cwd)
@@ -330,7 +337,7 @@ action.destructive_requires_name: false
 EOF
   printf -- '-Xms%s\n-Xmx%s\n' "$ES_HEAP" "$ES_HEAP" >"$conf/jvm.options.d/heap.options"
   if [[ "$(id -u)" == 0 ]]; then
-    chown -R "$ES_USER" "$ES_HOME" "$conf" "$DATA/elasticsearch" "$LOGS/elasticsearch" "$ES_RUN" "$INFRA/tmp/elasticsearch"
+    chown -R "$ES_USER" "$ES_HOME" "$conf" "$DATA/elasticsearch" "$LOGS/elasticsearch" "$ES_RUN" "$STATE/tmp/elasticsearch"
   fi
   rm -f "$ES_PID"
   ln -sfn es/elasticsearch.pid "$RUN/elasticsearch.pid"
@@ -342,7 +349,7 @@ EOF
   [[ "$(id -u)" == 0 ]] && runas=(runuser -u "$ES_USER" --)
   rm -f "$RUN/es-launcher.rc"
   (set +e; cd "$LOGS/elasticsearch" && setsid env ES_JAVA_HOME="$ES_JAVA_HOME" ES_PATH_CONF="$conf" \
-    ES_TMPDIR="$INFRA/tmp/elasticsearch" ES_JAVA_OPTS="${ES_JAVA_OPTS:-}" \
+    ES_TMPDIR="$STATE/tmp/elasticsearch" ES_JAVA_OPTS="${ES_JAVA_OPTS:-}" \
     "${runas[@]}" "$ES_HOME/bin/elasticsearch" -d -p "$ES_PID" \
     >>"$LOGS/elasticsearch.out" 2>&1 </dev/null; echo $? >"$RUN/es-launcher.rc") &
 }

@@ -76,8 +76,21 @@ describe('decisions', () => {
     expect((await api.get('/v1/decisions?from=2999-01-01T00:00:00Z')).body.decisions).toEqual([]);
   });
 
+  it('filters the audit history by metadata.userId, triggered category and words of the content', async () => {
+    const ids = async (q: string) => (await api.get(`/v1/decisions?limit=1000&${q}`)).body.decisions.map((d: any) => d.decisionId);
+    const madeIds = made.map((m) => m.decisionId);
+    expect(await ids('userId=u3')).toEqual([made[3].decisionId]);
+    const violent = await ids('category=violence'); // flag-all triggers violence, block-all hate
+    expect(violent.filter((id: string) => madeIds.includes(id)).sort()).toEqual(made.filter((m) => m.policyId === 'flag-all').map((m) => m.decisionId).sort());
+    expect(await ids(`q=${encodeURIComponent('Message NUMBER 4')}`)).toEqual([made[4].decisionId]);
+    expect(await ids('q=number&category=hate&userId=u2')).toEqual([made[2].decisionId]);
+    expect(await ids('q=number&category=violence&userId=u2')).toEqual([]);
+    expect(await ids('userId=nobody')).toEqual([]);
+  });
+
   it('answers 422 for invalid list parameters', async () => {
-    for (const q of ['limit=abc', 'limit=0', 'limit=5000', 'offset=-1', 'action=explode', 'from=yesterday', 'from=2030-01-01T00:00:00Z&to=2020-01-01T00:00:00Z']) {
+    const audit = ['userId=', 'category=Not%20A%20Category', 'category=', 'q=', `q=${'x'.repeat(501)}`, 'q=a&q=b'];
+    for (const q of ['limit=abc', 'limit=0', 'limit=5000', 'offset=-1', 'action=explode', 'from=yesterday', 'from=2030-01-01T00:00:00Z&to=2020-01-01T00:00:00Z', ...audit]) {
       const r = await api.get(`/v1/decisions?${q}`);
       expect(r.status).toBe(422);
       expectErrorBody(r.body);

@@ -1,6 +1,4 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { ApiClient, runRebuild, startService, tempDataDir } from '@cds/testing';
+import { ApiClient, dropReadModels, runRebuild, startService, tempDataDir } from '@cds/testing';
 
 describe('durability', () => {
   it('loses no acknowledged decision when the process is SIGKILLed under load', async () => {
@@ -73,7 +71,7 @@ describe('durability', () => {
     expect(before.decisions.decisions).toHaveLength(40);
     await svc.stop();
 
-    fs.rmSync(path.join(dataDir, 'readmodels'), { recursive: true, force: true });
+    await dropReadModels(dataDir);
     const rebuilt = runRebuild(dataDir);
     expect(rebuilt.stderr).not.toMatch(/Error/);
     expect(rebuilt.status).toBe(0);
@@ -97,7 +95,7 @@ describe('durability', () => {
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push((await api.post('/v1/check', { content: `t${i}`, policyId: 'default' })).body.decisionId);
     await svc.stop();
-    fs.rmSync(path.join(dataDir, 'readmodels'), { recursive: true, force: true });
+    await dropReadModels(dataDir);
     const again = await startService({ dataDir, adminKey: svc.adminKey });
     try {
       const api2 = new ApiClient(again.baseUrl, again.adminKey);

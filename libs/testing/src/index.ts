@@ -1,3 +1,20 @@
-export { startService, runRebuild, freePort, tempDataDir, RunningService, StartOptions, API_MAIN, PROJECTOR_MAIN } from './service-process';
+export {
+  startService,
+  runRebuild,
+  dropReadModels,
+  deploymentEnv,
+  e2eMode,
+  freePort,
+  tempDataDir,
+  RunningService,
+  StartOptions,
+  API_MAIN,
+  PROJECTOR_MAIN,
+} from './service-process';
+export { Topology, TopologyOptions } from './topology';
+export { ManagedProcess } from './managed-process';
+export { RoundRobinProxy } from './round-robin-proxy';
+export { assertInfraReachable, infraEnv, prefixOf, testRun } from './distributed-infra';
 export { ApiClient, ApiResponse, expectErrorBody } from './http-client';
 export { domainFailure } from './domain-failure';
+export { PrivateBroker } from './private-broker';

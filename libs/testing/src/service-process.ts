@@ -3,6 +3,8 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { infraEnv, prefixOf } from './distributed-infra';
+import { Topology } from './topology';
 
 const ROOT = path.resolve(__dirname, '../../..');
 export const API_MAIN = path.join(ROOT, 'dist/apps/api/src/main.js');
@@ -23,12 +25,24 @@ export function tempDataDir(label: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `cds-${label}-`));
 }
 
+/** How the e2e suites run the service: `embedded` (default, one process on the file log
+ * and SQLite) or `distributed` (E2E_MODE=distributed: projector, worker and two api
+ * replicas on the real Kafka and Elasticsearch, behind a round-robin proxy). */
+export function e2eMode(): 'embedded' | 'distributed' {
+  const mode = process.env.E2E_MODE ?? 'embedded';
+  if (mode !== 'embedded' && mode !== 'distributed') throw new Error(`E2E_MODE=${mode}: expected embedded or distributed`);
+  return mode;
+}
+
 export interface RunningService {
   baseUrl: string;
   port: number;
   adminKey: string;
   dataDir: string;
+  /** The service process (embedded), or the first api replica (distributed). */
   proc: ChildProcess;
+  /** The distributed deployment, when E2E_MODE=distributed. */
+  topology?: Topology;
   output: () => string;
   /** SIGTERM (graceful) or SIGKILL; resolves when the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<void>;
@@ -42,15 +56,19 @@ export interface StartOptions {
 }
 
 /**
- * Start the built service as a real process on a real port (the e2e suites never
+ * Start the built service as real processes on real ports (the e2e suites never
  * boot it in-process: what they test is what `npm start` runs). HTTP_ADAPTER follows
- * E2E_HTTP_ADAPTER so the same suites run on fastify and express.
+ * E2E_HTTP_ADAPTER so the same suites run on fastify and express; E2E_MODE picks the
+ * embedded or the distributed deployment (see e2eMode). In distributed mode the data
+ * dir names the deployment: starting again on the same data dir finds the same topics
+ * and indices (a restart), a new one gets its own.
  */
 export async function startService(opts: StartOptions = {}): Promise<RunningService> {
   if (!fs.existsSync(API_MAIN)) throw new Error(`${API_MAIN} is missing: run npm run build first`);
   const dataDir = opts.dataDir ?? tempDataDir('e2e');
-  const port = opts.port ?? (await freePort());
   const adminKey = opts.adminKey ?? 'test-admin-key-0123456789abcdef';
+  if (e2eMode() === 'distributed') return startDistributed(dataDir, adminKey, opts);
+  const port = opts.port ?? (await freePort());
   let out = '';
   const proc = spawn(process.execPath, [API_MAIN], {
     env: {
@@ -98,12 +116,46 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
   };
 }
 
-/** Run the projector's rebuild against a stopped service's data dir. */
+async function startDistributed(dataDir: string, adminKey: string, opts: StartOptions): Promise<RunningService> {
+  const topology = await Topology.start({ prefix: prefixOf(dataDir), dataDir, adminKey, env: opts.env, port: opts.port });
+  return {
+    baseUrl: topology.baseUrl,
+    port: topology.proxy.port,
+    adminKey,
+    dataDir,
+    proc: topology.apis[0].proc,
+    topology,
+    output: () => topology.output(),
+    stop: (signal: NodeJS.Signals = 'SIGTERM') => topology.stop(signal),
+  };
+}
+
+/** The environment that points a process at the deployment of `dataDir`. */
+export function deploymentEnv(dataDir: string): Record<string, string> {
+  if (e2eMode() === 'embedded') return { DATA_DIR: dataDir };
+  return { DATA_DIR: dataDir, ...infraEnv(), EVENT_LOG: 'kafka', READ_MODELS: 'elasticsearch', TOPIC_PREFIX: prefixOf(dataDir) };
+}
+
+/** Run the projector's rebuild against a stopped service's deployment. */
 export function runRebuild(dataDir: string, env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [PROJECTOR_MAIN, '--rebuild'], {
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, ...deploymentEnv(dataDir), LOG_LEVEL: 'warn', ...env },
     encoding: 'utf8',
     timeout: 120_000,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Delete the read models of a stopped deployment, leaving its log: the SQLite files
+ * under DATA_DIR (embedded), or every Elasticsearch index of its prefix (distributed).
+ */
+export async function dropReadModels(dataDir: string): Promise<void> {
+  if (e2eMode() === 'embedded') {
+    fs.rmSync(path.join(dataDir, 'readmodels'), { recursive: true, force: true });
+    return;
+  }
+  const { ELASTICSEARCH_URL } = infraEnv();
+  const r = await fetch(`${ELASTICSEARCH_URL}/${prefixOf(dataDir)}*?expand_wildcards=all&allow_no_indices=true`, { method: 'DELETE' });
+  if (!r.ok) throw new Error(`deleting the indices of ${prefixOf(dataDir)}: ${r.status} ${await r.text()}`);
 }

@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+
+/** Where the distributed e2e topology finds Kafka and Elasticsearch (`scripts/infra/infra.sh env`). */
+export function infraEnv(): { KAFKA_BROKERS: string; ELASTICSEARCH_URL: string } {
+  return {
+    KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+    ELASTICSEARCH_URL: (process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200').replace(/\/+$/, ''),
+  };
+}
+
+/** The test run (scripts/test.sh sets CDS_TEST_RUN): part of every prefix made by the
+ * tests, so what a run leaves on the servers is deleted by prefix after it
+ * (scripts/infra/delete-test-data.js) without touching another run's. */
+export function testRun(): string {
+  const run = process.env.CDS_TEST_RUN ?? 'manual';
+  if (!/^[a-z0-9]{1,12}$/.test(run)) throw new Error(`CDS_TEST_RUN=${run}: expected 1-12 lowercase letters or digits`);
+  return run;
+}
+
+/** The topic/index prefix of a deployment's data dir: starting a topology again on the
+ * same data dir finds the same log and read models, as an embedded restart does. */
+export function prefixOf(dataDir: string): string {
+  return `e2e-${testRun()}-${createHash('sha1').update(path.resolve(dataDir)).digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * Fails (never skips) when Kafka or Elasticsearch is not there: the distributed run is
+ * only meaningful on the real servers.
+ */
+let reachable = false;
+export async function assertInfraReachable(): Promise<void> {
+  if (reachable) return;
+  const { KAFKA_BROKERS, ELASTICSEARCH_URL } = infraEnv();
+  const hint = 'start them with scripts/infra/infra.sh start (npm test does)';
+  try {
+    const r = await fetch(`${ELASTICSEARCH_URL}/_cluster/health?wait_for_status=yellow&timeout=10s`, { signal: AbortSignal.timeout(15_000) });
+    if (!r.ok) throw new Error(`status ${r.status}`);
+  } catch (e) {
+    throw new Error(`Elasticsearch at ${ELASTICSEARCH_URL} is not usable (${(e as Error).message}): ${hint}`);
+  }
+  const admin = new Kafka({ clientId: 'e2e-preflight', brokers: KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING, retry: { retries: 2 } }).admin();
+  try {
+    await admin.connect();
+    await admin.describeCluster();
+  } catch (e) {
+    throw new Error(`Kafka at ${KAFKA_BROKERS} is not usable (${(e as Error).message}): ${hint}`);
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+  reachable = true;
+}

@@ -1,0 +1,57 @@
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './service-process';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const INFRA = path.join(ROOT, 'scripts/infra/infra.sh');
+const run = promisify(execFile);
+
+/**
+ * A Kafka broker of its own (own ports, own data dir under .infra/), started with
+ * scripts/infra/infra.sh, for fault tests that restart or kill the broker: the shared
+ * broker of the other suites (and of anyone else on the machine) is left alone.
+ */
+export class PrivateBroker {
+  private constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    readonly port: number,
+    readonly stateDir: string,
+  ) {}
+
+  get brokers(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  static async start(label: string): Promise<PrivateBroker> {
+    const port = await freePort();
+    let controller = await freePort();
+    while (controller === port) controller = await freePort();
+    const stateDir = path.join(ROOT, '.infra', `private-${label}-${process.pid}-${port}`);
+    const env = { ...process.env, INFRA_STATE: stateDir, KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(controller), KAFKA_HEAP: '384m' };
+    const broker = new PrivateBroker(env, port, stateDir);
+    await broker.infra('start', 'kafka');
+    return broker;
+  }
+
+  private async infra(...args: string[]): Promise<string> {
+    try {
+      const { stderr } = await run(INFRA, args, { env: this.env, timeout: 180_000 });
+      return stderr;
+    } catch (e: any) {
+      throw new Error(`infra.sh ${args.join(' ')} failed: ${e.stderr ?? e.message}`);
+    }
+  }
+
+  /** Stop (SIGTERM, or SIGKILL: a crash) and start it again on the same data. */
+  async restart(mode: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
+    await this.infra('restart-kafka', ...(mode === 'SIGKILL' ? ['--kill'] : []));
+  }
+
+  /** Stop it and delete its data. */
+  async destroy(): Promise<void> {
+    await this.infra('stop', 'kafka').catch(() => undefined);
+    fs.rmSync(this.stateDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,30 @@
+'use strict';
+/* The round-robin proxy's server, as its own process (see round-robin-proxy.ts): a test
+ * that blocks its event loop (execFileSync of a curl through the proxy) must not block
+ * the proxy too.  node round-robin-proxy-server.js <listen port|0> <upstream port>...
+ * Prints {"port": n} once listening. */
+const http = require('node:http');
+
+const [listen, ...upstreams] = process.argv.slice(2).map(Number);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+let next = 0;
+
+const server = http.createServer((req, res) => {
+  const port = upstreams[next++ % upstreams.length];
+  // A dropped upstream drops the client's connection too, as a TCP load balancer would.
+  const drop = () => req.socket.destroy();
+  let answered = false;
+  const up = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent }, (upRes) => {
+    answered = true;
+    res.writeHead(upRes.statusCode || 502, upRes.statusMessage, upRes.rawHeaders);
+    upRes.pipe(res);
+    upRes.once('error', drop);
+    upRes.once('aborted', drop);
+  });
+  // An upstream that answers before reading the whole body (413) closes its side of the
+  // request: the answer still goes to the client.
+  up.on('error', () => (answered ? req.unpipe(up) : drop()));
+  req.pipe(up);
+});
+server.listen(listen, '127.0.0.1', () => process.stdout.write(JSON.stringify({ port: server.address().port }) + '\n'));
+process.on('SIGTERM', () => process.exit(0));

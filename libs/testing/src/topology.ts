@@ -1,0 +1,108 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { assertInfraReachable, infraEnv } from './distributed-infra';
+import { ManagedProcess } from './managed-process';
+import { RoundRobinProxy } from './round-robin-proxy';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const MAIN = {
+  api: path.join(ROOT, 'dist/apps/api/src/main.js'),
+  projector: path.join(ROOT, 'dist/apps/projector/src/main.js'),
+  worker: path.join(ROOT, 'dist/apps/worker/src/main.js'),
+};
+
+export interface TopologyOptions {
+  /** TOPIC_PREFIX: topics and indices of this deployment. */
+  prefix: string;
+  dataDir: string;
+  adminKey: string;
+  /** Extra environment for every process (e.g. RATE_LIMIT_PER_MINUTE). */
+  env?: Record<string, string>;
+  apiReplicas?: number;
+  /** Port of the round-robin proxy (default: a free one). */
+  port?: number;
+  /** Override KAFKA_BROKERS / ELASTICSEARCH_URL (e.g. a separate broker for fault tests). */
+  kafkaBrokers?: string;
+}
+
+async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as import('node:net').AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The distributed deployment on one machine, as docker-compose.yml draws it but as
+ * plain processes: projector, worker and N api replicas (ROLE=api) on the real Kafka
+ * and Elasticsearch, behind a round-robin proxy. Every process is started and awaited
+ * on its own readiness probe, so a missing server fails the start with its logs.
+ */
+export class Topology {
+  private constructor(
+    readonly options: TopologyOptions,
+    readonly projector: ManagedProcess,
+    readonly worker: ManagedProcess,
+    readonly apis: ManagedProcess[],
+    readonly proxy: RoundRobinProxy,
+  ) {}
+
+  get baseUrl(): string {
+    return this.proxy.baseUrl;
+  }
+
+  static async start(options: TopologyOptions): Promise<Topology> {
+    for (const f of Object.values(MAIN)) if (!fs.existsSync(f)) throw new Error(`${f} is missing: run npm run build first`);
+    if (!options.kafkaBrokers) await assertInfraReachable();
+    const env: Record<string, string> = {
+      ...infraEnv(),
+      ...(options.kafkaBrokers ? { KAFKA_BROKERS: options.kafkaBrokers } : {}),
+      EVENT_LOG: 'kafka',
+      READ_MODELS: 'elasticsearch',
+      TOPIC_PREFIX: options.prefix,
+      DATA_DIR: options.dataDir,
+      ADMIN_API_KEY: options.adminKey,
+      HTTP_ADAPTER: process.env.E2E_HTTP_ADAPTER ?? 'fastify',
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    };
+    const projector = new ManagedProcess('projector', MAIN.projector, await freePort(), { ...env, ROLE: 'projector' });
+    const worker = new ManagedProcess('worker', MAIN.worker, await freePort(), { ...env, ROLE: 'worker' });
+    const apis: ManagedProcess[] = [];
+    for (let i = 0; i < (options.apiReplicas ?? 2); i++) apis.push(new ManagedProcess(`api-${i + 1}`, MAIN.api, await freePort(), { ...env, ROLE: 'api' }));
+    const all = [projector, worker, ...apis];
+    try {
+      // The projector first: it creates the topics and the read-model indices.
+      await projector.start('/ready');
+      await Promise.all([worker.start('/ready'), ...apis.map((a) => a.start('/ready'))]);
+    } catch (e) {
+      await Promise.all(all.map((p) => p.stop('SIGKILL')));
+      throw e;
+    }
+    const proxy = await RoundRobinProxy.start(
+      apis.map((a) => a.port),
+      options.port,
+    );
+    return new Topology(options, projector, worker, apis, proxy);
+  }
+
+  output(): string {
+    return [this.projector, this.worker, ...this.apis].map((p) => `===== ${p.name} =====\n${p.output()}`).join('\n');
+  }
+
+  /** SIGTERM: apis first (no new writes), then projector and worker. SIGKILL: all at once. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    if (signal === 'SIGKILL') {
+      await Promise.all([this.projector, this.worker, ...this.apis].map((p) => p.stop('SIGKILL')));
+    } else {
+      await Promise.all(this.apis.map((p) => p.stop(signal)));
+      await Promise.all([this.projector.stop(signal), this.worker.stop(signal)]);
+    }
+    await this.proxy.close();
+  }
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The README's single test command (`npm test`, after `npm run build` by pretest).
+# Works on a fresh clone with nothing running: it starts the real Kafka broker and
+# Elasticsearch node on loopback (scripts/infra/infra.sh; fetched with Maven on first
+# use), runs every tier, and stops what it started (servers already running are
+# reused and left running).
+#
+#   1. unit + integration (file log, SQLite) + kafka and elasticsearch (adapters on the
+#      real servers)
+#      + kafka-fault (adapter while a private broker restarts) + e2e on fastify
+#   2. e2e on express
+#   3. e2e in distributed mode (E2E_MODE=distributed: projector, worker, two api
+#      replicas behind a round-robin proxy, on Kafka + Elasticsearch) + the distributed
+#      fault tests (test/distributed)
+# A missing or broken server fails the run; nothing is skipped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+INFRA=scripts/infra/infra.sh
+t0=$(date +%s)
+
+was_up() { "$INFRA" status 2>/dev/null | grep -q "^$1: running"; }
+started=()
+was_up kafka || started+=(kafka)
+was_up elasticsearch || started+=(es)
+# Every topic, group and index the tests create carries this run's id (libs/testing).
+export CDS_TEST_RUN="t$(date +%s | tail -c 9)"
+cleanup() {
+  local rc=$?
+  if "$INFRA" status >/dev/null 2>&1; then
+    node scripts/infra/delete-test-data.js "e2e-$CDS_TEST_RUN-" "fault-$CDS_TEST_RUN-" || true
+  fi
+  for s in "${started[@]}"; do "$INFRA" stop "$s" || true; done
+  echo "[test] finished in $(( $(date +%s) - t0 )) s (exit $rc)"
+  exit $rc
+}
+trap cleanup EXIT
+"$INFRA" start
+eval "export $("$INFRA" env | tr '\n' ' ')"
+
+JEST=(node_modules/.bin/jest --runInBand)
+step() { echo; echo "[test] $1 ($(( $(date +%s) - t0 )) s)"; }
+
+step "unit, integration, kafka, elasticsearch, kafka-fault, e2e (fastify, embedded)"
+"${JEST[@]}" --selectProjects unit integration kafka elasticsearch kafka-fault e2e
+step "e2e (express, embedded)"
+E2E_HTTP_ADAPTER=express "${JEST[@]}" --selectProjects e2e
+step "e2e + fault tests (fastify, distributed: Kafka + Elasticsearch, 2 api replicas)"
+E2E_MODE=distributed "${JEST[@]}" --selectProjects e2e distributed
