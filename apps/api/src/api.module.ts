@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { CheckContentHandler } from './checks/check-content.handler';
+import { CheckEngineModule } from './checks/check-engine.module';
 import { ChecksController } from './checks/checks.controller';
 import { DryRunHandler } from './checks/dry-run.handler';
-import { TextModeration } from './checks/text-moderation.service';
 import { DecisionCurlHandler, GetDecisionHandler, ListDecisionsHandler, ReplayDecisionHandler } from './decisions/decision.handlers';
 import { DecisionsController } from './decisions/decisions.controller';
 import { GuardrailDecisions } from './guardrails/guardrail-decisions.service';
@@ -16,50 +15,39 @@ import { HealthController } from './health/health.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { AuthGuard } from './http/auth.guard';
 import { ObjectBodyPipe, validationPipe } from './http/validation';
-import { EventWriter } from './infra/event-writer.service';
 import { KeyResolver } from './keys/key-resolver.service';
 import { KeysController } from './keys/keys.controller';
 import { KeysService } from './keys/keys.service';
 import { PoliciesController } from './policies/policies.controller';
 import { PoliciesService } from './policies/policies.service';
-import { PolicyCatalog } from './policies/policy-catalog.service';
 import { WebhookSecrets } from './webhooks/webhook-secrets.service';
-import { AsyncBatchRunner } from './batches/async-batch.runner';
-import { BatchChecker } from './batches/batch-checker.service';
 import { BatchesController } from './batches/batches.controller';
 import { BatchesService } from './batches/batches.service';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WebhooksService } from './webhooks/webhooks.service';
 
-export const CommandHandlers = [CheckContentHandler];
 export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHandler, ReplayDecisionHandler, DecisionCurlHandler];
 
-/** The HTTP api: /v1 controllers, auth, rate limits, idempotency. Needs the config,
- * event-log and read-models modules from its host. */
+/** The HTTP api: /v1 controllers, auth, rate limits, idempotency, over the check engine.
+ * Needs the config, event-log and read-models modules from its host. */
 @Module({
-  imports: [CqrsModule.forRoot()],
+  imports: [CqrsModule.forRoot(), CheckEngineModule],
   controllers: [ChecksController, PoliciesController, DecisionsController, KeysController, GuardrailsController, HealthController,
     WebhooksController,
     BatchesController,
   ],
   providers: [
-    ...CommandHandlers,
     ...QueryHandlers,
-    TextModeration,
-    PolicyCatalog,
     PoliciesService,
     KeysService,
     KeyResolver,
-    EventWriter,
     GuardrailDecisions,
     GuardrailPolicies,
     GuardrailMetrics,
     GuardrailSessions,
     WebhookSecrets,
     WebhooksService,
-    BatchChecker,
     BatchesService,
-    AsyncBatchRunner,
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_PIPE, useClass: ObjectBodyPipe },

@@ -5,6 +5,7 @@ import { ReadModelsModule } from '@cds/read-models';
 import { ProjectorModule } from '@cds/projector';
 import { WorkerModule } from '@cds/worker';
 import { ApiModule } from './api.module';
+import { AsyncBatchModule } from './batches/async-batch.module';
 import { AdminKey } from './keys/admin-key';
 
 /** The api process. In embedded mode (ROLE=all) it also hosts the projector and the
@@ -21,7 +22,7 @@ export class AppModule {
         ReadModelsModule.forRoot(),
         { module: AdminKeyModule, global: true, providers: [{ provide: AdminKey, useValue: admin }], exports: [AdminKey] },
         ApiModule,
-        ...(embedded ? [ProjectorModule, WorkerModule] : []),
+        ...(embedded ? [ProjectorModule, WorkerModule, AsyncBatchModule] : []),
       ],
     };
   }

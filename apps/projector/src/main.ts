@@ -5,7 +5,7 @@ import { AppConfig, ConfigError, ConfigModule, loadConfig } from '@cds/config';
 import { EVENT_LOG, EventLog, EventLogModule } from '@cds/event-log';
 import { ReadModelsModule } from '@cds/read-models';
 import { ProjectorModule, ProjectorService, rebuildElasticsearch, rebuildSqlite } from '@cds/projector';
-import { serveProbes, stopOnSignal } from '@cds/probes';
+import { ReadinessChecks, serveProbes, stopOnSignal } from '@cds/probes';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -32,9 +32,13 @@ async function main(): Promise<void> {
   }
   @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), ReadModelsModule.forRoot(), ProjectorModule] })
   class ProjectorAppModule {}
+  // Probes first: while Elasticsearch is away at start the context waits for it (the
+  // projector names its group after the read-model generation), and readiness says so.
+  let ready: ReadinessChecks = { readModels: async () => false };
+  const probes = await serveProbes(config.HOST, config.PORT, () => ready);
   const app = await NestFactory.createApplicationContext(ProjectorAppModule, { logger: levels });
   const projector = app.get(ProjectorService);
-  const probes = await serveProbes(config.HOST, config.PORT, { projector: () => projector.ready() });
+  ready = { projector: () => projector.ready() };
   stopOnSignal(async () => {
     await probes.close();
     await app.close();

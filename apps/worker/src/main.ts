@@ -2,15 +2,17 @@ import 'reflect-metadata';
 import { Logger, LogLevel, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, ConfigModule, loadConfig } from '@cds/config';
-import { EventLogModule } from '@cds/event-log';
+import { EVENT_LOG, EventLog, EventLogModule } from '@cds/event-log';
 import { ReadModelsModule } from '@cds/read-models';
-import { WorkerModule, WorkerService } from '@cds/worker';
-import { serveProbes, stopOnSignal } from '@cds/probes';
+import { WebhookDispatcher, WorkerModule } from '@cds/worker';
+import { ReadinessChecks, serveProbes, stopOnSignal } from '@cds/probes';
+import { AsyncBatchModule } from '../../api/src/batches/async-batch.module';
+import { AsyncBatchRunner } from '../../api/src/batches/async-batch.runner';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
-/** The worker process (distributed mode; in embedded mode it runs inside the api).
- * GET /health and /ready on HOST:PORT. */
+/** The worker process (distributed mode; in embedded mode it runs inside the api):
+ * webhook dispatch and retries, async batches. GET /health and /ready on HOST:PORT. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const levels = LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1);
@@ -19,11 +21,21 @@ async function main(): Promise<void> {
     console.error('EVENT_LOG=file is served by the embedded api process (npm start): the file log has one owner; run this process with EVENT_LOG=kafka');
     process.exit(2);
   }
-  @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), ReadModelsModule.forRoot(), WorkerModule] })
+  @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), ReadModelsModule.forRoot(), WorkerModule, AsyncBatchModule] })
   class WorkerAppModule {}
+  // Probes first: while Elasticsearch is away at start the context waits for it, and
+  // readiness says so meanwhile.
+  let ready: ReadinessChecks = { readModels: async () => false };
+  const probes = await serveProbes(config.HOST, config.PORT, () => ready);
   const app = await NestFactory.createApplicationContext(WorkerAppModule, { logger: levels });
-  const worker = app.get(WorkerService);
-  const probes = await serveProbes(config.HOST, config.PORT, { worker: () => worker.ready() });
+  const dispatcher = app.get(WebhookDispatcher);
+  const batches = app.get(AsyncBatchRunner);
+  const log = app.get<EventLog>(EVENT_LOG);
+  ready = {
+    eventLog: () => log.healthy(),
+    webhookDispatch: async () => dispatcher.ready(),
+    asyncBatches: async () => batches.ready(),
+  };
   stopOnSignal(async () => {
     await probes.close();
     await app.close();

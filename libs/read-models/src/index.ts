@@ -13,3 +13,4 @@ export { PositionWaiters } from './position-waiters';
 export { ElasticsearchReadModels } from './elasticsearch/elasticsearch-read-models.adapter';
 export type { ElasticsearchReadModelsOptions } from './elasticsearch/elasticsearch-read-models.adapter';
 export { openElasticsearchWithRetry } from './elasticsearch/open-with-retry';
+export { deferredReadModels } from './elasticsearch/deferred-read-models';

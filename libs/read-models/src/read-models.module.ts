@@ -4,6 +4,7 @@ import { AppConfig } from '@cds/config';
 import { READ_MODELS, ReadModels } from './read-models.port';
 import { SqliteReadModels } from './sqlite/sqlite-read-models.adapter';
 import { openElasticsearchWithRetry } from './elasticsearch/open-with-retry';
+import { deferredReadModels } from './elasticsearch/deferred-read-models';
 
 /** Picks the read-models adapter from READ_MODELS. */
 @Global()
@@ -22,8 +23,18 @@ export class ReadModelsModule implements OnApplicationShutdown {
             switch (config.READ_MODELS) {
               case 'sqlite':
                 return SqliteReadModels.open(path.join(config.DATA_DIR, 'readmodels'));
-              case 'elasticsearch':
-                return openElasticsearchWithRetry({ node: config.ELASTICSEARCH_URL, indexPrefix: config.TOPIC_PREFIX, logger: new Logger('ReadModels') });
+              case 'elasticsearch': {
+                const abort = new AbortController();
+                const opening = openElasticsearchWithRetry({
+                  node: config.ELASTICSEARCH_URL, indexPrefix: config.TOPIC_PREFIX, logger: new Logger('ReadModels'), signal: abort.signal,
+                });
+                // The projector writes and names its group after the generation: it starts
+                // once the node is usable. An api replica listens at once and says not ready.
+                if (config.ROLE !== 'api') return opening;
+                return deferredReadModels(opening, {
+                  waitMs: config.PROJECTION_WAIT_MS, describe: `Elasticsearch at ${config.ELASTICSEARCH_URL}`, abort: () => abort.abort(),
+                });
+              }
             }
           },
         },

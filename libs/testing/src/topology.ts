@@ -23,6 +23,10 @@ export interface TopologyOptions {
   port?: number;
   /** Override KAFKA_BROKERS / ELASTICSEARCH_URL (e.g. a separate broker for fault tests). */
   kafkaBrokers?: string;
+  elasticsearchUrl?: string;
+  /** Start each process up to its liveness (`/health`) instead of its readiness, e.g.
+   * with servers still away. Default `/ready`. */
+  startProbe?: '/health' | '/ready';
 }
 
 async function freePort(): Promise<number> {
@@ -58,10 +62,11 @@ export class Topology {
 
   static async start(options: TopologyOptions): Promise<Topology> {
     for (const f of Object.values(MAIN)) if (!fs.existsSync(f)) throw new Error(`${f} is missing: run npm run build first`);
-    if (!options.kafkaBrokers) await assertInfraReachable();
+    if (!options.kafkaBrokers && !options.elasticsearchUrl) await assertInfraReachable();
     const env: Record<string, string> = {
       ...infraEnv(),
       ...(options.kafkaBrokers ? { KAFKA_BROKERS: options.kafkaBrokers } : {}),
+      ...(options.elasticsearchUrl ? { ELASTICSEARCH_URL: options.elasticsearchUrl } : {}),
       EVENT_LOG: 'kafka',
       READ_MODELS: 'elasticsearch',
       TOPIC_PREFIX: options.prefix,
@@ -78,8 +83,9 @@ export class Topology {
     const all = [projector, worker, ...apis];
     try {
       // The projector first: it creates the topics and the read-model indices.
-      await projector.start('/ready');
-      await Promise.all([worker.start('/ready'), ...apis.map((a) => a.start('/ready'))]);
+      const probe = options.startProbe ?? '/ready';
+      await projector.start(probe);
+      await Promise.all([worker.start(probe), ...apis.map((a) => a.start(probe))]);
     } catch (e) {
       await Promise.all(all.map((p) => p.stop('SIGKILL')));
       throw e;

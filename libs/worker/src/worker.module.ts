@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { WorkerService } from './worker.service';
 import { WebhookDispatchModule } from './webhook-dispatch/webhook-dispatch.module';
 
 /**
- * The worker: webhook dispatch, async batches and video jobs consume the log here.
- * Needs EventLogModule (and ReadModelsModule for webhook dispatch). In embedded mode it
- * runs inside the api process.
+ * The worker's consumers of the log that need no check engine: webhook dispatch and
+ * retries. Needs EventLogModule and ReadModelsModule from its host. The worker app adds
+ * async batches (apps/api/src/batches/async-batch.module, which brings the check
+ * engine); in embedded mode the api process hosts both.
  */
-@Module({ imports: [WebhookDispatchModule], providers: [WorkerService], exports: [WorkerService, WebhookDispatchModule] })
+@Module({ imports: [WebhookDispatchModule], exports: [WebhookDispatchModule] })
 export class WorkerModule {}

@@ -9,10 +9,11 @@ import { BatchChecker } from './batch-checker.service';
 /**
  * Checks accepted async batches (consumer group `batch-runner` on `jobs`) and records the
  * outcome as `batch.completed` / `batch.failed`, which the webhook dispatcher delivers to
- * the batch's webhookUrl. It runs where the check path lives (the api processes: the
- * text model is loaded there). A batch is checkpointed only once its outcome is on the
- * log; a rerun after a crash answers the same decisions (one requestId per item) and a
- * batch already finished is skipped.
+ * the batch's webhookUrl. A worker job: the worker process runs it (with the check
+ * engine: policy, text model, decision events), in embedded mode the one process does.
+ * A batch is checkpointed only once its outcome is on the log; a rerun after a crash
+ * answers the same decisions (one requestId per item) and a batch already finished is
+ * skipped.
  */
 @Injectable()
 export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -30,6 +31,11 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
     this.follower = new LogFollower(
       this.log, { group: 'batch-runner', topics: ['jobs'], startFrom: 'committed', maxBatch: 10, handler: (b) => this.handle(b) }, this.logger,
     );
+  }
+
+  /** Following `jobs` in its consumer group. */
+  ready(): boolean {
+    return !!this.follower?.subscribed;
   }
 
   private async handle(batch: StoredEvent[]): Promise<void> {

@@ -4,20 +4,29 @@ import { ReadModelsLogger } from './es-bulk';
 /**
  * Open the read models, waiting for a node that is down or still starting: each failed
  * attempt is logged with its reason and retried with backoff (0.5 s doubling to 30 s),
- * so the process starts once Elasticsearch is up instead of crashing.
+ * so the process starts once Elasticsearch is up instead of crashing. `signal` abandons it.
  */
 export async function openElasticsearchWithRetry(
-  o: ElasticsearchReadModelsOptions & { logger: ReadModelsLogger },
-  sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+  o: ElasticsearchReadModelsOptions & { logger: ReadModelsLogger; signal?: AbortSignal },
+  sleep = (ms: number) => abortableSleep(ms, o.signal),
 ): Promise<ElasticsearchReadModels> {
   let delay = 500;
   for (let attempt = 1; ; attempt++) {
     try {
+      if (o.signal?.aborted) throw new Error('abandoned');
       return await ElasticsearchReadModels.open(o);
     } catch (err) {
+      if (o.signal?.aborted) throw new Error(`opening Elasticsearch at ${o.node} was abandoned`);
       o.logger.error(`Elasticsearch at ${o.node} is not usable yet (attempt ${attempt}): ${(err as Error).message}; retrying in ${delay} ms`);
       await sleep(delay);
       delay = Math.min(30_000, delay * 2);
     }
   }
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
 }
