@@ -3,6 +3,7 @@ import type { EventLog, StoredEvent } from '../../libs/event-log/src/event-log.p
 import { FileEventLog } from '../../libs/event-log/src/file/file-event-log.adapter';
 import { KafkaEventLog } from '../../libs/event-log/src/kafka/kafka-event-log.adapter';
 import { envelope, GuardrailDecidedV1 } from '@cds/events';
+import { deriveSessionSecret, mintSessionToken } from '@cds/auth';
 import { ApiClient, e2eMode, expectErrorBody, infraEnv, prefixOf, RunningService, startService } from '@cds/testing';
 
 /** The log of a stopped deployment, opened the way its processes open it. */
@@ -197,15 +198,56 @@ describe('agent guardrails', () => {
       token = minted.body.token;
     });
 
-    it("acts on its own project (projectId optional) and is recorded as the session's identity", async () => {
+    it("acts on its own project (projectId optional) and reads its policy, history and metrics", async () => {
       const session = admin.withKey(token);
       const r = await session.post(`${G}/action-authorize`, { actionType: 'exec', command: 'make deploy-prod' });
       expect(r.status).toBe(200);
       expect(r.body.categories).toContain('blocked_pattern'); // the project's policy applied
       expect((await session.get(`${G}/policy`)).body.policy).toEqual(STRICT);
-      expect((await put(session, { projectId: project, policy: { ...STRICT, requireApprovalScore: 35 } })).status).toBe(200);
-      const history = await session.get(`${G}/policy/history?projectId=${project}`);
-      expect(history.body.history[0].updatedBy).toMatch(/^session:/);
+      expect((await session.get(`${G}/policy/history`)).status).toBe(200);
+      expect((await session.get(`${G}/metrics`)).status).toBe(200);
+    });
+
+    it('cannot loosen its own guardrails unless minted with policyWrite', async () => {
+      const session = admin.withKey(token);
+      const loosened = { ...STRICT, requireApprovalScore: 100, blockShellPatterns: [] };
+      const refusedPut = await put(session, { projectId: project, policy: loosened });
+      expect(refusedPut.status).toBe(403);
+      expectErrorBody(refusedPut.body);
+      expect(refusedPut.body.code).toBe('SESSION_POLICY_FORBIDDEN');
+      const version = (await agent.get(`${G}/policy/history?projectId=${project}`)).body.history[0].version;
+      expect((await session.post(`${G}/policy/rollback`, { projectId: project, version })).body.code).toBe('SESSION_POLICY_FORBIDDEN');
+      const inline = await session.post(`${G}/action-authorize`, { actionType: 'exec', command: 'make deploy-prod', policy: loosened });
+      expect(inline.status).toBe(403);
+      expect(inline.body.code).toBe('SESSION_POLICY_FORBIDDEN');
+      expect((await session.get(`${G}/policy`)).body.policy).toEqual(STRICT);
+
+      const minted = await agent.post(`${G}/sessions`, { projectId: project, policyWrite: true });
+      expect(minted.status).toBe(201);
+      expect(minted.body.policyWrite).toBe(true);
+      const writer = admin.withKey(minted.body.token);
+      expect((await put(writer, { projectId: project, policy: { ...STRICT, requireApprovalScore: 35 } })).status).toBe(200);
+      const history = await writer.get(`${G}/policy/history?projectId=${project}`);
+      expect(history.body.history[0].updatedBy).toBe(`session:${minted.body.tokenId}`);
+      expect((await put(agent, { projectId: project, policy: STRICT })).status).toBe(200);
+      expect((await agent.post(`${G}/sessions`, { projectId: project, policyWrite: 'yes' })).status).toBe(422);
+    });
+
+    it('answers 401 INVALID_SESSION_TOKEN once the token has expired', async () => {
+      // Signed with the deployment's real signing key (derived from the admin key, which
+      // the test knows), so only the expiry differs from a token the service would accept.
+      const key = await admin.post('/v1/keys', { name: 'expiring', scopes: ['guardrails'] });
+      const secret = deriveSessionSecret(svc.adminKey);
+      const claims = { tenantId: key.body.tenantId, projectId: project, keyId: key.body.id };
+      const now = Math.floor(Date.now() / 1000);
+      const live = mintSessionToken(secret, claims, 600, now).token;
+      const expired = mintSessionToken(secret, claims, 60, now - 3600).token;
+      expect((await admin.withKey(live).get(`${G}/policy`)).status).toBe(200);
+      const r = await admin.withKey(expired).get(`${G}/policy`);
+      expect(r.status).toBe(401);
+      expectErrorBody(r.body);
+      expect(r.body.code).toBe('INVALID_SESSION_TOKEN');
+      expect(r.body.error).toBe('Session token expired');
     });
 
     it('is refused for another project (403), outside the guardrail endpoints (403) and for minting (403)', async () => {
@@ -315,7 +357,8 @@ describe('agent guardrail metrics over several days (events on the log, projecte
 
     // The log is the source of truth: decisions made on earlier days are appended to it
     // as the api would have, then projected when the service starts.
-    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000);
+    // Noon UTC of the day `daysAgo` days back, so each event sits well inside its day.
+    const day = (daysAgo: number) => new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 43_200_000 - daysAgo * 86_400_000);
     const decided = (daysAgo: number, action: GuardrailDecidedV1['action'], requiresApproval: boolean, kind: GuardrailDecidedV1['kind']) =>
       envelope('guardrail.decided', 1, 'default', `d-${daysAgo}-${action}-${kind}`, {
         decisionId: `d-${daysAgo}-${action}-${kind}-${Math.random()}`, projectId: PROJECT, kind, action, riskScore: action === 'block' ? 100 : 10,
@@ -327,6 +370,8 @@ describe('agent guardrail metrics over several days (events on the log, projecte
       decided(1, 'block', true, 'action_authorization'),
       decided(1, 'flag', true, 'skill_vetting'),
       decided(4, 'block', true, 'action_authorization'),
+      decided(6, 'warn', false, 'skill_vetting'), // the oldest day of a 7-day window
+      decided(7, 'block', true, 'action_authorization'), // the day before it: outside
       decided(10, 'block', true, 'action_authorization'), // outside a 7-day window
     ]);
     await log.close();
@@ -335,15 +380,17 @@ describe('agent guardrail metrics over several days (events on the log, projecte
     try {
       const r = await new ApiClient(svc.baseUrl, adminKey).get(`${G}/metrics?projectId=${PROJECT}&days=7`);
       expect(r.status).toBe(200);
-      expect(r.body).toMatchObject({ total: 4, blocked: 2, approvalRequired: 3, skillVetting: 1, runtimeAuthorization: 3, blockRate: 0.5, approvalRate: 0.75 });
+      expect(r.body).toMatchObject({ total: 5, blocked: 2, approvalRequired: 3, skillVetting: 2, runtimeAuthorization: 3, blockRate: 0.4, approvalRate: 0.6 });
       const byDate = Object.fromEntries(r.body.daily.map((d: any) => [d.date, d]));
       expect(r.body.daily).toHaveLength(7);
       expect(byDate[day(0).toISOString().slice(0, 10)]).toMatchObject({ total: 1, blocked: 0, approvalRequired: 0 });
       expect(byDate[day(1).toISOString().slice(0, 10)]).toMatchObject({ total: 2, blocked: 1, approvalRequired: 2 });
       expect(byDate[day(4).toISOString().slice(0, 10)]).toMatchObject({ total: 1, blocked: 1, approvalRequired: 1 });
+      expect(r.body.daily[0]).toEqual({ date: day(6).toISOString().slice(0, 10), total: 1, blocked: 0, approvalRequired: 0 });
+      expect(byDate[day(7).toISOString().slice(0, 10)]).toBeUndefined();
       expect(r.body.daily.map((d: any) => d.date)).toEqual([...r.body.daily.map((d: any) => d.date)].sort());
       const wide = await new ApiClient(svc.baseUrl, adminKey).get(`${G}/metrics?projectId=${PROJECT}&days=30`);
-      expect(wide.body.total).toBe(5);
+      expect(wide.body.total).toBe(7);
     } finally {
       await svc.stop();
     }
@@ -359,6 +406,9 @@ describe('agent guardrail events on the log', () => {
     const allowed = (await c.post(`${G}/action-authorize`, { projectId: PROJECT, actionType: 'file_read', targetPath: './a' })).body;
     expect([blocked.action, approval.action !== 'block' && approval.requiresApproval, allowed.action]).toEqual(['block', true, 'allow']);
     await c.request('PUT', `${G}/policy`, { projectId: PROJECT, policy: STRICT });
+    await c.request('PUT', `${G}/policy`, { projectId: PROJECT, policy: { ...STRICT, requireApprovalScore: 60 } });
+    const history = (await c.get(`${G}/policy/history?projectId=${PROJECT}`)).body.history;
+    const rolledBack = (await c.post(`${G}/policy/rollback`, { projectId: PROJECT, version: history[1].version })).body;
     await svc.stop();
 
     const log = await openDeploymentLog(svc.dataDir);
@@ -371,6 +421,10 @@ describe('agent guardrail events on the log', () => {
     expect(of(allowed.decisionId)).toEqual(['guardrail.decided']);
     const alert = events.find((e) => e.event.type === 'agent.guardrail.blocked')!.event;
     expect(alert.data).toMatchObject({ decisionId: blocked.decisionId, projectId: PROJECT, kind: 'action_authorization', action: 'block' });
-    expect(events.filter((e) => e.event.type === 'guardrail.policy.updated')).toHaveLength(1);
+    expect(events.filter((e) => e.event.type === 'guardrail.policy.updated')).toHaveLength(2);
+    const rollback = events.filter((e) => e.event.type === 'guardrail.policy.rolled_back');
+    expect(rollback.map((e) => e.event.data)).toEqual([
+      expect.objectContaining({ projectId: PROJECT, version: rolledBack.version, restoredVersion: history[1].version, policy: STRICT }),
+    ]);
   });
 });

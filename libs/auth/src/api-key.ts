@@ -15,7 +15,7 @@ export interface Principal {
   bootstrap: boolean;
   /** Set when the caller sent a guardrail session token rather than a key: the token
    * is bound to `session.projectId`, and `keyId` is the key that minted it. */
-  session?: { tokenId: string; projectId: string; expiresAt: number };
+  session?: { tokenId: string; projectId: string; expiresAt: number; policyWrite: boolean };
 }
 
 /** Who did it, as recorded on events (`updatedBy`, `decidedBy`). */

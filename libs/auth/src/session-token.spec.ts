@@ -17,7 +17,17 @@ describe('session tokens', () => {
   it('round-trips the claims of a fresh token', () => {
     const { token, claims: minted } = mintSessionToken(SECRET, claims, 600, 1_000);
     expect(isSessionToken(token)).toBe(true);
-    expect(verifySessionToken(SECRET, token, 1_599)).toEqual({ ...claims, tokenId: minted.tokenId, issuedAt: 1_000, expiresAt: 1_600 });
+    expect(verifySessionToken(SECRET, token, 1_599)).toEqual({ ...claims, tokenId: minted.tokenId, issuedAt: 1_000, expiresAt: 1_600, policyWrite: false });
+  });
+
+  it('carries policyWrite only when minted with it, and it cannot be added after signing', () => {
+    const writer = mintSessionToken(SECRET, { ...claims, policyWrite: true }, 600, 1_000).token;
+    expect(verifySessionToken(SECRET, writer, 1_001).policyWrite).toBe(true);
+    const reader = mintSessionToken(SECRET, claims, 600, 1_000).token;
+    const [body, mac] = reader.slice('cds_st_'.length).split('.');
+    const edited = { ...JSON.parse(Buffer.from(body, 'base64url').toString()), pw: 1 };
+    const forged = `cds_st_${Buffer.from(JSON.stringify(edited)).toString('base64url')}.${mac}`;
+    expect(failure(() => verifySessionToken(SECRET, forged, 1_001))).toBe('bad_signature');
   });
 
   it('refuses an expired token, at the second it expires', () => {

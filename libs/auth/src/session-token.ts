@@ -16,6 +16,10 @@ export interface SessionClaims {
   issuedAt: number;
   /** Unix seconds. */
   expiresAt: number;
+  /** May change the project's guardrail policy (PUT, rollback, an inline policy on a
+   * decision). Off unless the minting key asked for it: an agent holding the token
+   * should not be able to loosen its own guardrails. */
+  policyWrite: boolean;
 }
 
 export const SESSION_TOKEN_PREFIX = 'cds_st_';
@@ -36,13 +40,13 @@ export function isSessionToken(token: string): boolean {
 
 export function mintSessionToken(
   secret: string,
-  claims: Omit<SessionClaims, 'tokenId' | 'issuedAt' | 'expiresAt'>,
+  claims: Omit<SessionClaims, 'tokenId' | 'issuedAt' | 'expiresAt' | 'policyWrite'> & { policyWrite?: boolean },
   ttlSeconds: number,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): { token: string; claims: SessionClaims } {
-  const full: SessionClaims = { ...claims, tokenId: randomUUID(), issuedAt: nowSeconds, expiresAt: nowSeconds + ttlSeconds };
+  const full: SessionClaims = { ...claims, policyWrite: claims.policyWrite === true, tokenId: randomUUID(), issuedAt: nowSeconds, expiresAt: nowSeconds + ttlSeconds };
   const body = Buffer.from(
-    JSON.stringify({ v: VERSION, jti: full.tokenId, tid: full.tenantId, pid: full.projectId, kid: full.keyId, iat: full.issuedAt, exp: full.expiresAt }),
+    JSON.stringify({ v: VERSION, jti: full.tokenId, tid: full.tenantId, pid: full.projectId, kid: full.keyId, iat: full.issuedAt, exp: full.expiresAt, ...(full.policyWrite ? { pw: 1 } : {}) }),
     'utf8',
   ).toString('base64url');
   return { token: `${SESSION_TOKEN_PREFIX}${body}.${sign(secret, body)}`, claims: full };
@@ -76,7 +80,7 @@ function parseClaims(body: string): SessionClaims {
     raw && raw.v === VERSION && typeof raw.jti === 'string' && typeof raw.tid === 'string' && typeof raw.pid === 'string' &&
     typeof raw.kid === 'string' && Number.isInteger(raw.iat) && Number.isInteger(raw.exp);
   if (!ok) throw new SessionTokenError('malformed', 'the token claims are incomplete');
-  return { tokenId: raw.jti, tenantId: raw.tid, projectId: raw.pid, keyId: raw.kid, issuedAt: raw.iat, expiresAt: raw.exp };
+  return { tokenId: raw.jti, tenantId: raw.tid, projectId: raw.pid, keyId: raw.kid, issuedAt: raw.iat, expiresAt: raw.exp, policyWrite: raw.pw === 1 };
 }
 
 function sign(secret: string, body: string): string {

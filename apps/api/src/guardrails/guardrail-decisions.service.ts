@@ -9,7 +9,7 @@ import {
 } from '@cds/guardrails';
 import { EventWriter } from '../infra/event-writer.service';
 import { GuardrailPolicies } from './guardrail-policies.service';
-import { projectOf } from './project-access';
+import { assertMayChangePolicy, projectOf } from './project-access';
 
 const ENGINES = {
   skill_vetting: { validate: validateSkillVettingInput, decide: vetSkill },
@@ -31,7 +31,9 @@ export class GuardrailDecisions {
     const engine = ENGINES[kind];
     const input = engine.validate(body);
     const projectId = projectOf(p, body.projectId, false);
-    const inline = body.policy === undefined || body.policy === null ? null : validateGuardrailPolicyOverride(body.policy);
+    const hasInline = body.policy !== undefined && body.policy !== null;
+    if (hasInline) assertMayChangePolicy(p, 'an inline policy');
+    const inline = hasInline ? validateGuardrailPolicyOverride(body.policy) : null;
     const stored = projectId ? await this.policies.current(p.tenantId, projectId) : null;
     const { policy, origin } = resolvePolicyWithOrigin(inline, stored);
     const verdict = engine.decide(input as any, policy);

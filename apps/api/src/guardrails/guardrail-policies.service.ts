@@ -6,7 +6,7 @@ import { envelope, GuardrailPolicyData, GuardrailPolicyRolledBack, GuardrailPoli
 import { ProjectGuardrailPolicy, validateGuardrailPolicy } from '@cds/guardrails';
 import { GuardrailPolicyVersionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
 import { EventWriter } from '../infra/event-writer.service';
-import { projectOf } from './project-access';
+import { assertMayChangePolicy, projectOf } from './project-access';
 
 /**
  * A project's guardrail policy is the newest of its versions; each PUT and each
@@ -31,6 +31,7 @@ export class GuardrailPolicies {
 
   async put(p: Principal, body: Record<string, unknown>) {
     const projectId = projectOf(p, body.projectId, true);
+    assertMayChangePolicy(p, 'PUT /v1/agent/guardrails/policy');
     if (body.policy === undefined) throw invalid('INVALID_GUARDRAIL_POLICY', 'policy is required', 'send {projectId, policy}');
     const policy = normalized(validateGuardrailPolicy(body.policy));
     const event: GuardrailPolicyUpdated = envelope('guardrail.policy.updated', 1, p.tenantId, aggregateKey(p.tenantId, projectId), {
@@ -50,6 +51,7 @@ export class GuardrailPolicies {
   /** Appends a new version equal to the named one; answers the new version. */
   async rollback(p: Principal, body: Record<string, unknown>) {
     const projectId = projectOf(p, body.projectId, true);
+    assertMayChangePolicy(p, 'a policy rollback');
     const version = body.version;
     if (typeof version !== 'string' || version.length === 0 || version.length > 128) {
       throw invalid('INVALID_VERSION', 'version must be a version identifier from the policy history', 'send {projectId, version}');

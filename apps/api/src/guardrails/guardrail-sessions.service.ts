@@ -24,7 +24,9 @@ export class GuardrailSessions {
     if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < SESSION_TTL.min || ttl > SESSION_TTL.max) {
       throw invalid('INVALID_TTL', `ttlSeconds must be an integer from ${SESSION_TTL.min} to ${SESSION_TTL.max}`, `got ${JSON.stringify(ttl)}`);
     }
-    const { token, claims } = mintSessionToken(this.keys.sessionSecret, { tenantId: p.tenantId, projectId, keyId: p.keyId }, ttl);
-    return { token, tokenId: claims.tokenId, projectId, expiresAt: new Date(claims.expiresAt * 1000).toISOString() };
+    const policyWrite = body.policyWrite ?? false;
+    if (typeof policyWrite !== 'boolean') throw invalid('INVALID_POLICY_WRITE', 'policyWrite must be a boolean', `got ${JSON.stringify(policyWrite)}`);
+    const { token, claims } = mintSessionToken(this.keys.sessionSecret, { tenantId: p.tenantId, projectId, keyId: p.keyId, policyWrite }, ttl);
+    return { token, tokenId: claims.tokenId, projectId, policyWrite, expiresAt: new Date(claims.expiresAt * 1000).toISOString() };
   }
 }

@@ -26,3 +26,14 @@ export function projectOf(p: Principal, requested: unknown, required: boolean): 
   }
   return requested;
 }
+
+/** A session token changes its project's policy (PUT, rollback, an inline policy on a
+ * decision) only when minted with `policyWrite: true`; API keys always may. */
+export function assertMayChangePolicy(p: Principal, what: string): void {
+  if (p.session && !p.session.policyWrite) {
+    throw new DomainError(
+      'forbidden', 'SESSION_POLICY_FORBIDDEN', 'This session token may not change the guardrail policy',
+      `${what} needs an API key, or a session token minted with policyWrite: true`,
+    );
+  }
+}

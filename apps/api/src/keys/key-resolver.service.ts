@@ -54,7 +54,7 @@ export class KeyResolver {
       tenantId: claims.tenantId,
       scopes: ['guardrails'],
       bootstrap: false,
-      session: { tokenId: claims.tokenId, projectId: claims.projectId, expiresAt: claims.expiresAt },
+      session: { tokenId: claims.tokenId, projectId: claims.projectId, expiresAt: claims.expiresAt, policyWrite: claims.policyWrite },
     };
   }
 }
