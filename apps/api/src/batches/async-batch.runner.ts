@@ -62,14 +62,16 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
     try {
       await this.checker.assertPolicy(e.tenantId, policyId);
     } catch (err) {
-      if (!(err instanceof DomainError)) throw err;
+      // An outage (503) is not the batch's fault: throwing makes the follower hand this
+      // event again after a backoff. Only a lasting answer (e.g. no such policy) fails it.
+      if (!(err instanceof DomainError) || err.kind === 'unavailable') throw err;
       const failed: BatchFailed = envelope('batch.failed', 1, e.tenantId, batchId, {
         batchId, policyId, error: { code: err.code, message: err.message, details: err.details },
       });
       await this.writer.write('jobs', [failed]);
       return;
     }
-    const results = await this.checker.check(principal, policyId, items, (i) => `batch:${batchId}:${i}`);
+    const results = await this.checker.check(principal, policyId, items, { requestIdOf: (i) => `batch:${batchId}:${i}`, rethrowUnavailable: true });
     const failedCount = results.filter((r) => 'error' in r).length;
     const done: BatchCompleted = envelope('batch.completed', 1, e.tenantId, batchId, {
       batchId, policyId, results, succeeded: results.length - failedCount, failed: failedCount,

@@ -2,12 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Principal } from '@cds/auth';
 import { AppConfig } from '@cds/config';
-import { DomainError, invalid } from '@cds/errors';
+import { invalid } from '@cds/errors';
 import { BatchItemInput, BatchItemResult } from '@cds/events';
 import { CheckContentCommand } from '../checks/check-content.command';
 import { CheckRequestDto, CONTENT_TYPES } from '../checks/check.dto';
 import { PolicyCatalog } from '../policies/policy-catalog.service';
-import { mapBounded } from './bounded-pool';
+import { checkBatchItems } from './batch-items';
 
 /**
  * Checks the items of a batch through the one check path (CheckContentCommand: the same
@@ -31,26 +31,26 @@ export class BatchChecker {
   }
 
   /** `requestIdOf` makes each item's decision idempotent (an async batch rerun after a crash
-   * answers the decisions already made). */
-  check(principal: Principal, policyId: string, items: readonly BatchItemInput[], requestIdOf?: (index: number) => string): Promise<BatchItemResult[]> {
-    return mapBounded(items, this.config.BATCH_CONCURRENCY, (item, i) => this.checkOne(principal, policyId, item, requestIdOf?.(i)));
-  }
-
-  private async checkOne(principal: Principal, policyId: string, item: BatchItemInput, requestId?: string): Promise<BatchItemResult> {
-    try {
-      if (item.content.length === 0) throw invalid('VALIDATION_ERROR', 'Invalid request parameters', 'content should not be empty');
-      if (item.contentType !== undefined && !(CONTENT_TYPES as readonly string[]).includes(item.contentType)) {
-        throw invalid('VALIDATION_ERROR', 'Invalid request parameters', `contentType must be one of ${CONTENT_TYPES.join(', ')}`);
-      }
-      const request = Object.assign(new CheckRequestDto(), {
-        content: item.content, policyId, contentType: item.contentType as CheckRequestDto['contentType'], metadata: item.metadata, requestId,
-      });
-      const d = await this.commands.execute(new CheckContentCommand(principal, request, null));
-      return { id: item.id, safe: d.safe, action: d.action as 'allow' | 'warn' | 'flag' | 'block', decisionId: d.decisionId };
-    } catch (err) {
-      if (err instanceof DomainError) return { id: item.id, error: { code: err.code, message: err.message, details: err.details } };
-      this.logger.error(`batch item ${item.id} failed: ${(err as Error)?.stack ?? String(err)}`);
-      return { id: item.id, error: { code: 'INTERNAL_ERROR', message: 'Internal server error', details: 'the item could not be checked; retry it' } };
-    }
+   * answers the decisions already made); `rethrowUnavailable`: see checkBatchItems. */
+  check(
+    principal: Principal, policyId: string, items: readonly BatchItemInput[],
+    o: { requestIdOf?: (index: number) => string; rethrowUnavailable?: boolean } = {},
+  ): Promise<BatchItemResult[]> {
+    return checkBatchItems(
+      items,
+      (item, i) => {
+        const request = Object.assign(new CheckRequestDto(), {
+          content: item.content, policyId, contentType: item.contentType as CheckRequestDto['contentType'], metadata: item.metadata,
+          requestId: o.requestIdOf?.(i),
+        });
+        return this.commands.execute(new CheckContentCommand(principal, request, null));
+      },
+      {
+        concurrency: this.config.BATCH_CONCURRENCY,
+        contentTypes: CONTENT_TYPES,
+        rethrowUnavailable: o.rethrowUnavailable,
+        onUnexpected: (item, err) => this.logger.error(`batch item ${item.id} failed: ${(err as Error)?.stack ?? String(err)}`),
+      },
+    );
   }
 }
