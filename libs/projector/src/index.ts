@@ -1,4 +1,5 @@
 export { ProjectorModule } from './projector.module';
-export { ProjectorService, liftBatch } from './projector.service';
-export { rebuildElasticsearch, rebuildSqlite, replayPass } from './rebuild';
+export { ProjectorService } from './projector.service';
+export { liftBatch, replayPass } from './replay-pass';
+export { rebuildElasticsearch, rebuildSqlite } from './rebuild';
 export type { RebuildResult } from './rebuild';

@@ -1,25 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { DomainEvent, EventSchemaError, TOPICS, upcast } from '@cds/events';
-import { EVENT_LOG, EventLog, LogFollower, StoredEvent } from '@cds/event-log';
-import { ProjectedEvent, READ_MODELS, ReadModels } from '@cds/read-models';
-
-/** Lift stored events to their current schema. An event that cannot be read is parked
- * (logged with its position and skipped) rather than blocking the stream forever. */
-export function liftBatch(batch: StoredEvent[], logger: Pick<Logger, 'error'>): ProjectedEvent[] {
-  const out: ProjectedEvent[] = [];
-  for (const s of batch) {
-    let event: DomainEvent;
-    try {
-      event = upcast(s.event);
-    } catch (err) {
-      if (!(err instanceof EventSchemaError)) throw err;
-      logger.error(`parked ${s.topic}/${s.partition}@${s.offset} (${s.event?.type}): ${err.message}`);
-      continue;
-    }
-    out.push({ topic: s.topic, partition: s.partition, offset: s.offset, event });
-  }
-  return out;
-}
+import { TOPICS } from '@cds/events';
+import { EVENT_LOG, EventLog, LogFollower } from '@cds/event-log';
+import { READ_MODELS, ReadModels } from '@cds/read-models';
+import { liftBatch, replayPass } from './replay-pass';
 
 /**
  * Fills the read models from the log. Its consumer group is named after the read-model
@@ -46,14 +29,21 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /**
-   * A rebuild in another process promoted a new generation: stop, write into it from its
-   * stored positions on (a group named after it replays the log; what it holds is skipped).
-   * The old generation's group had no part in the rebuild, so nothing applied there is lost.
+   * Once a second: a rebuild in another process asks for its generation to be promoted
+   * (takeOverPromotion), or promoted it already itself (no projector took its request in
+   * time): stop, write into it from its stored positions on (a group named after it
+   * replays the log; what it holds is skipped). The old generation's group had no part
+   * in the rebuild, so nothing applied there is lost.
    */
   private async followPromotedGeneration(): Promise<void> {
     if (this.switching || !this.follower) return;
     this.switching = true;
     try {
+      const requested = await this.readModels.pendingPromotion?.();
+      if (requested && requested.generation !== this.readModels.generation() && (await requested.claim())) {
+        await this.takeOverPromotion(requested.generation);
+        return;
+      }
       const served = await this.readModels.servedGeneration!();
       if (!served || served === this.readModels.generation()) return;
       await this.follower.stop();
@@ -64,6 +54,30 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     } finally {
       if (!this.follower && this.generationCheck) this.follow();
       this.switching = false;
+    }
+  }
+
+  /**
+   * Promote a rebuilt generation without a moment where readers miss a write: stop
+   * writing the served generation (what it holds is now fixed), bring the new one to the
+   * log's end from its own positions, swap the aliases, then follow the log into it.
+   * Writes answered meanwhile wait for their projection as at any other time.
+   */
+  private async takeOverPromotion(generation: string): Promise<void> {
+    const started = Date.now();
+    const previous = this.readModels.generation();
+    await this.follower!.stop();
+    this.follower = null;
+    try {
+      await this.readModels.switchGeneration!(generation, { keepPrevious: true });
+      const events = await replayPass(this.log, this.readModels, this.readModels.appliedNextOffsets!(), this.logger);
+      await this.readModels.promote!();
+      this.logger.log(`promoted read-model generation ${generation} after catching up ${events} events in ${Date.now() - started} ms`);
+    } catch (err) {
+      // Back to serving the old generation; the rebuilt one is left for the operator
+      // (the rebuild reports the failure) rather than half-promoted.
+      this.logger.error(`promoting read-model generation ${generation} failed: ${(err as Error).message}; staying on ${previous}`);
+      await this.readModels.switchGeneration!(previous, { keepPrevious: true });
     }
   }
 

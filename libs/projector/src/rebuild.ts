@@ -1,10 +1,9 @@
 import { Logger } from '@nestjs/common';
 import * as path from 'node:path';
 import { AppConfig } from '@cds/config';
-import { TOPICS } from '@cds/events';
 import { EventLog } from '@cds/event-log';
-import { ElasticsearchReadModels, ReadModels, SqliteReadModels } from '@cds/read-models';
-import { liftBatch } from './projector.service';
+import { ElasticsearchReadModels, SqliteReadModels } from '@cds/read-models';
+import { replayPass } from './replay-pass';
 
 export interface RebuildResult {
   events: number;
@@ -12,34 +11,9 @@ export interface RebuildResult {
   generation: string;
 }
 
-const READ_BATCH = 5000;
 /** A catch-up pass that finds fewer new events than this is the last before the swap. */
 const CATCH_UP_DONE = 1000;
 const MAX_CATCH_UP_PASSES = 10;
-
-/**
- * One pass over every partition of every topic: apply from `next` (the next offset per
- * `topic:partition`, updated in place) up to the end offsets read at the start of the
- * pass. Returns how many events it read.
- */
-export async function replayPass(log: EventLog, into: Pick<ReadModels, 'applyBatch'>, next: Map<string, number>, logger: Pick<Logger, 'error'>): Promise<number> {
-  let events = 0;
-  for (const topic of TOPICS) {
-    for (const [partition, end] of await log.endOffsets(topic)) {
-      const k = `${topic}:${partition}`;
-      let offset = next.get(k) ?? 0;
-      while (offset < end) {
-        const batch = await log.read(topic, partition, offset, Math.min(READ_BATCH, end - offset));
-        if (batch.length === 0) break;
-        await into.applyBatch(liftBatch(batch, logger));
-        offset = batch[batch.length - 1].offset + 1;
-        events += batch.length;
-      }
-      next.set(k, offset);
-    }
-  }
-  return events;
-}
 
 /**
  * Rebuild every read model from offset 0 into a fresh generation, then switch to it.
@@ -58,16 +32,26 @@ export async function rebuildSqlite(config: AppConfig, log: EventLog, logger = n
   }
 }
 
+/** How long a rebuild waits for the live projector to take its promotion request. */
+const TAKEOVER_WAIT_MS = 5_000;
+/** How long it then waits for that projector to finish the promotion. */
+const PROMOTION_WAIT_MS = 120_000;
+
 /**
  * The same on Elasticsearch, beside the live services: replay up to the end offsets seen
- * at the start, catch up with what was appended meanwhile, then swap the aliases. Readers
- * see the old generation until the swap; the live projector then moves to the new one
- * from its stored positions (ProjectorService), so what arrives after the last pass is
- * applied by it. A failed rebuild deletes its unserved generation.
+ * at the start, catch up with what was appended meanwhile, then ask the live projector to
+ * promote the generation. The projector stops writing the served generation, brings the
+ * new one to the log's end and swaps the aliases (ProjectorService.takeOverPromotion), so
+ * readers see the old generation until the swap and never a write missing after it.
+ * With no projector taking the request (none running), the rebuild swaps itself: nobody
+ * writes the served generation then. A failed rebuild deletes its unserved generation.
  */
-export async function rebuildElasticsearch(config: AppConfig, log: EventLog, logger = new Logger('Rebuild')): Promise<RebuildResult> {
+export async function rebuildElasticsearch(
+  config: AppConfig, log: EventLog, logger = new Logger('Rebuild'), waits = { takeoverMs: TAKEOVER_WAIT_MS, promotionMs: PROMOTION_WAIT_MS },
+): Promise<RebuildResult> {
   const started = Date.now();
   const fresh = await ElasticsearchReadModels.createGeneration({ node: config.ELASTICSEARCH_URL, indexPrefix: config.TOPIC_PREFIX, logger });
+  let handedOver = false;
   try {
     const next = new Map<string, number>();
     let events = await replayPass(log, fresh, next, logger);
@@ -76,13 +60,47 @@ export async function rebuildElasticsearch(config: AppConfig, log: EventLog, log
       events += caughtUp;
       if (caughtUp < CATCH_UP_DONE) break;
     }
-    await fresh.promote();
+    await fresh.requestPromotion();
+    handedOver = await waitFor(waits.takeoverMs, async () => {
+      const pending = await fresh.pendingPromotion();
+      return pending?.generation !== fresh.generation();
+    });
+    if (handedOver) {
+      if (!(await waitFor(waits.promotionMs, async () => (await fresh.servedGeneration()) === fresh.generation()))) {
+        throw new Error(`the projector took the promotion of ${fresh.generation()} but has not finished it after ${waits.promotionMs} ms; see its log`);
+      }
+      logger.log(`the live projector promoted generation ${fresh.generation()}`);
+    } else {
+      const pending = await fresh.pendingPromotion();
+      const withdrawn = pending?.generation === fresh.generation() && (await pending.claim());
+      if (!withdrawn) {
+        handedOver = true; // taken at the last moment: the projector completes it
+        if (!(await waitFor(waits.promotionMs, async () => (await fresh.servedGeneration()) === fresh.generation()))) {
+          throw new Error(`the promotion of ${fresh.generation()} was taken but not finished after ${waits.promotionMs} ms; see the projector's log`);
+        }
+      } else {
+        logger.warn(`no live projector took the promotion within ${waits.takeoverMs} ms: promoting generation ${fresh.generation()} directly`);
+        await replayPass(log, fresh, next, logger);
+        await fresh.promote();
+      }
+    }
     logger.log(`rebuilt generation ${fresh.generation()} from ${events} events in ${Date.now() - started} ms`);
     return { events, ms: Date.now() - started, generation: fresh.generation() };
   } catch (err) {
-    await fresh.discard().catch((e: Error) => logger.error(`could not delete the unfinished generation ${fresh.generation()}: ${e.message}`));
+    if (!handedOver) {
+      await fresh.discard().catch((e: Error) => logger.error(`could not delete the unfinished generation ${fresh.generation()}: ${e.message}`));
+    }
     throw err;
   } finally {
     await fresh.close();
+  }
+}
+
+async function waitFor(timeoutMs: number, condition: () => Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 200));
   }
 }

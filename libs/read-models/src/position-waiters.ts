@@ -26,6 +26,11 @@ export class PositionWaiters {
     this.waiters = still;
   }
 
+  /** Next offset applied per `topic:partition`. */
+  snapshot(): Map<string, number> {
+    return new Map(this.applied);
+  }
+
   reached(positions: LogPosition[]): boolean {
     return positions.every((p) => (this.applied.get(`${p.topic}:${p.partition}`) ?? 0) > p.offset);
   }

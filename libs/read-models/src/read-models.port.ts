@@ -49,6 +49,15 @@ export interface ReadModels {
    * one writes (Elasticsearch): the generation served right now. */
   servedGeneration?(): Promise<string | null>;
   /** Write into `generation` from now on, skipping what its stored positions say it has:
-   * the projector stops its batches, switches, and follows the log again from there. */
-  switchGeneration?(generation: string): Promise<void>;
+   * the projector stops its batches, switches, and follows the log again from there.
+   * The generation written so far is deleted, unless `keepPrevious` (it is still served:
+   * a takeover of a promotion, which `promote()` then completes). */
+  switchGeneration?(generation: string, o?: { keepPrevious?: boolean }): Promise<void>;
+  /** Serve this instance's generation (atomic alias swap) and delete the one it replaces. */
+  promote?(): void | Promise<void>;
+  /** A rebuild elsewhere asks for its generation to be promoted; `claim()` takes the
+   * request (true for exactly one taker). */
+  pendingPromotion?(): Promise<{ generation: string; claim: () => Promise<boolean> } | null>;
+  /** Next offset applied per `topic:partition`, as this instance knows it. */
+  appliedNextOffsets?(): Map<string, number>;
 }

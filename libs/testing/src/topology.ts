@@ -50,6 +50,9 @@ async function freePort(): Promise<number> {
 export class Topology {
   private constructor(
     readonly options: TopologyOptions,
+    /** The environment every process of the deployment shares (before ROLE), e.g. to run
+     * a one-off command such as a rebuild against it. */
+    readonly env: Readonly<Record<string, string>>,
     readonly projector: ManagedProcess,
     readonly worker: ManagedProcess,
     readonly apis: ManagedProcess[],
@@ -94,7 +97,7 @@ export class Topology {
       apis.map((a) => a.port),
       options.port,
     );
-    return new Topology(options, projector, worker, apis, proxy);
+    return new Topology(options, env, projector, worker, apis, proxy);
   }
 
   output(): string {

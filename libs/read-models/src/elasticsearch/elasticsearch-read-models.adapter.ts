@@ -6,11 +6,12 @@ import {
 } from '../documents';
 import { PositionWaiters } from '../position-waiters';
 import { ProjectedEvent, ReadModels } from '../read-models.port';
-import { WebhookReadModels } from '../webhook-read-models.port';
+import { PendingCursor, WebhookReadModels } from '../webhook-read-models.port';
 import { bulkOperations, failuresOf, ReadModelsLogger } from './es-bulk';
 import { asUnavailable, isNotFound } from './es-errors';
 import {
-  addMissingIndices, createGenerationIndices, deleteGeneration, GenerationRaceError, IndexSettings, servedGeneration, swapAliases,
+  addMissingIndices, claimPromotion, createGenerationIndices, deleteGeneration, GenerationRaceError, IndexSettings, pendingPromotion,
+  requestPromotion, servedGeneration, swapAliases,
 } from './es-generations';
 import { aliasName, docId, DocType, indexName, newGenerationName } from './es-index-layout';
 import { decisionSearch, guardrailCountsOf, guardrailCountsSearch } from './es-queries';
@@ -121,6 +122,20 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
     this.logger.log(`read-model generation ${this.gen} promoted${previous ? `, ${previous} deleted` : ''}`);
   }
 
+  /** Ask the live projector to promote this (unserved) generation: see es-generations. */
+  async requestPromotion(): Promise<void> {
+    await requestPromotion(this.client, this.o.indexPrefix, this.gen);
+  }
+
+  async pendingPromotion(): Promise<{ generation: string; claim: () => Promise<boolean> } | null> {
+    const req = await pendingPromotion(this.client, this.o.indexPrefix);
+    return req && { generation: req.generation, claim: () => claimPromotion(this.client, this.o.indexPrefix, req) };
+  }
+
+  appliedNextOffsets(): Map<string, number> {
+    return this.applied.snapshot();
+  }
+
   /** Delete this generation, unless it is served (an abandoned rebuild). */
   async discard(): Promise<void> {
     if ((await servedGeneration(this.client, this.o.indexPrefix)) === this.gen) return;
@@ -143,14 +158,14 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
    * below those positions is skipped). What is left of the generation written so far is
    * deleted: the promote deleted it, but a batch in flight then may have re-created an index.
    */
-  async switchGeneration(gen: string): Promise<void> {
+  async switchGeneration(gen: string, o: { keepPrevious?: boolean } = {}): Promise<void> {
     const previous = this.gen;
     this.applied.cancelAll();
     this.applied = new PositionWaiters();
     this.gen = gen;
-    this.served = true;
+    this.served = o.keepPrevious ? (await servedGeneration(this.client, this.o.indexPrefix)) === gen : true;
     await this.loadPositions();
-    if (previous !== gen) await deleteGeneration(this.client, this.o.indexPrefix, previous);
+    if (previous !== gen && !o.keepPrevious) await deleteGeneration(this.client, this.o.indexPrefix, previous);
     this.logger.log(`switched from read-model generation ${previous} to ${gen}`);
   }
 
@@ -323,18 +338,18 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
     return this.getSource<DeliveryDoc>('deliveries', docId(tenantId, deliveryId), tenantId);
   }
 
-  listPendingDeliveries(limit: number): Promise<DeliveryDoc[]> {
-    return this.search<DeliveryDoc>('deliveries', pendingDeliveriesSearch(limit));
+  listPendingDeliveries(limit: number, after?: PendingCursor | null): Promise<DeliveryDoc[]> {
+    return this.search<DeliveryDoc>('deliveries', pendingDeliveriesSearch(limit, after));
   }
 
   async listDeliveryAttempts(tenantId: string, webhookId: string, limit: number): Promise<DeliveryAttemptDoc[]> {
     return (await this.search<EsDeliveryAttempt>('delivery_attempts', deliveryAttemptsSearch(tenantId, webhookId, limit))).map(fromEsDeliveryAttempt);
   }
 
-  async webhookFailingSince(tenantId: string, webhookId: string): Promise<string | null> {
+  async webhookFailingSince(tenantId: string, webhookId: string, notBefore?: string | null): Promise<string | null> {
     const [lastOk] = await this.search<EsDeliveryAttempt>('delivery_attempts', attemptWithStatusSearch(tenantId, webhookId, 'succeeded', 'desc'));
     const [firstFailed] = await this.search<EsDeliveryAttempt>(
-      'delivery_attempts', attemptWithStatusSearch(tenantId, webhookId, 'failed', 'asc', lastOk?.timestamp ?? null),
+      'delivery_attempts', attemptWithStatusSearch(tenantId, webhookId, 'failed', 'asc', lastOk?.timestamp ?? null, notBefore ?? null),
     );
     return firstFailed?.timestamp ?? null;
   }

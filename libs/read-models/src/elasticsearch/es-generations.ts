@@ -88,3 +88,53 @@ export async function swapAliases(client: Client, prefix: string, gen: string, p
 export async function deleteGeneration(client: Client, prefix: string, gen: string): Promise<void> {
   await client.indices.delete({ index: DOC_TYPES.map((t) => indexName(prefix, t, gen)), ignore_unavailable: true });
 }
+
+/**
+ * A rebuild's request that the live projector promote its generation: one document in a
+ * small control index `<prefix>-promotion`. The projector that takes it (deleting it,
+ * guarded by its sequence number, so there is one taker) stops writing the served
+ * generation, brings the new one up to the log's end, and only then swaps the aliases:
+ * readers never meet a generation that lacks a write they were answered for.
+ */
+export interface PromotionRequest {
+  generation: string;
+  seqNo: number;
+  primaryTerm: number;
+}
+
+const promotionIndex = (prefix: string) => `${prefix}-promotion`;
+
+export async function requestPromotion(client: Client, prefix: string, gen: string): Promise<void> {
+  try {
+    await client.indices.create({
+      index: promotionIndex(prefix),
+      settings: { number_of_shards: 1, number_of_replicas: 0 },
+      mappings: { dynamic: 'strict', properties: { generation: { type: 'keyword' }, requestedAt: { type: 'date' } } },
+    });
+  } catch (err) {
+    if (!(err instanceof errors.ResponseError && /resource_already_exists/.test(err.message))) throw err;
+  }
+  await client.index({ index: promotionIndex(prefix), id: 'request', document: { generation: gen, requestedAt: new Date().toISOString() } });
+}
+
+export async function pendingPromotion(client: Client, prefix: string): Promise<PromotionRequest | null> {
+  try {
+    const r = await client.get<{ generation: string }>({ index: promotionIndex(prefix), id: 'request' });
+    if (!r.found || !r._source) return null;
+    return { generation: r._source.generation, seqNo: r._seq_no!, primaryTerm: r._primary_term! };
+  } catch (err) {
+    if (err instanceof errors.ResponseError && err.statusCode === 404) return null; // no request, or no control index yet
+    throw err;
+  }
+}
+
+/** Take (delete) the request seen as `req`: true for the one taker, false when it moved or went. */
+export async function claimPromotion(client: Client, prefix: string, req: PromotionRequest): Promise<boolean> {
+  try {
+    await client.delete({ index: promotionIndex(prefix), id: 'request', if_seq_no: req.seqNo, if_primary_term: req.primaryTerm });
+    return true;
+  } catch (err) {
+    if (err instanceof errors.ResponseError && (err.statusCode === 409 || err.statusCode === 404)) return false;
+    throw err;
+  }
+}

@@ -1,0 +1,102 @@
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import { ApiClient, Topology } from '@cds/testing';
+import { CheckLoad, expectLogAndReadModelsAgree, sleep, startTopology } from './distributed-support';
+
+jest.setTimeout(240_000);
+
+const PROJECTOR_MAIN = path.resolve(__dirname, '../../dist/apps/projector/src/main.js');
+
+/** The generation the deployment's aliases point at (Elasticsearch's own answer). */
+async function servedGeneration(topology: Topology): Promise<string> {
+  const alias = `${topology.options.prefix}-decisions`;
+  const r = await fetch(`${topology.env.ELASTICSEARCH_URL}/_alias/${alias}`);
+  const indices = Object.keys((await r.json()) as object);
+  expect(indices).toHaveLength(1);
+  return indices[0].slice(`${alias}-`.length);
+}
+
+function runRebuild(topology: Topology): Promise<{ events: number; generation: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath, [PROJECTOR_MAIN, '--rebuild'],
+      { env: { ...process.env, ...topology.env, ROLE: 'projector' }, timeout: 120_000 },
+      (err, stdout, stderr) => {
+        if (err) return reject(new Error(`rebuild failed: ${err.message}\n${stdout}\n${stderr}`));
+        resolve(JSON.parse(stdout.trim().split('\n').pop()!));
+      },
+    );
+  });
+}
+
+/**
+ * Reads that go on through the whole rebuild: a stored decision by id, and the newest
+ * page of the listing. Every answer must be a 200 (the old generation serves until the
+ * swap, the new one after it).
+ */
+class ReadLoad {
+  readonly failures: string[] = [];
+  reads = 0;
+  private running = true;
+  private readonly loop: Promise<void>;
+
+  constructor(private readonly api: ApiClient, private readonly ids: () => string[]) {
+    this.loop = this.run();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      const known = this.ids();
+      const id = known[Math.floor(Math.random() * known.length)];
+      for (const p of [`/v1/decisions/${id}`, '/v1/decisions?limit=5']) {
+        const r = await this.api.get(p);
+        this.reads++;
+        if (r.status !== 200) this.failures.push(`${p}: ${r.status} ${r.text}`);
+      }
+      await sleep(5);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+  }
+}
+
+/** `projector --rebuild` beside the live deployment, checks streaming in the while:
+ * readers never see a gap, the aliases move to the new generation, and afterwards the
+ * read models hold exactly the decisions of the log. */
+describe('distributed: rebuild beside the live services', () => {
+  let topology: Topology;
+  afterAll(() => topology?.stop());
+
+  it('keeps answering through the swap and loses nothing written during the rebuild', async () => {
+    topology = await startTopology('rebuild-live');
+    const api = new ApiClient(topology.baseUrl, topology.options.adminKey);
+    const before = await servedGeneration(topology);
+    const load = new CheckLoad(api, 6);
+    let reads: ReadLoad | undefined;
+    let rebuilt: { events: number; generation: string };
+    try {
+      await load.ackMore(300);
+      reads = new ReadLoad(api, () => [...load.acknowledged.keys()]);
+      const ackedAtStart = load.acknowledged.size;
+      rebuilt = await runRebuild(topology);
+      expect(load.acknowledged.size).toBeGreaterThan(ackedAtStart); // writes went on during the rebuild
+      await load.ackMore(100); // and after the swap, through the projector's new generation
+    } finally {
+      await load.stop();
+      await reads?.stop();
+    }
+    expect(reads!.reads).toBeGreaterThan(0);
+    expect(reads!.failures).toEqual([]);
+    expect(load.failures).toEqual([]);
+    expect(rebuilt.generation).not.toBe(before);
+    expect(rebuilt.events).toBeGreaterThanOrEqual(300);
+    expect(await servedGeneration(topology)).toBe(rebuilt.generation);
+    await expectLogAndReadModelsAgree(topology, api, load.acknowledged);
+    // The old generation is gone (not re-created by a write in flight at the swap).
+    const old = await fetch(`${topology.env.ELASTICSEARCH_URL}/${topology.options.prefix}-decisions-${before}`);
+    expect(old.status).toBe(404);
+  });
+});
