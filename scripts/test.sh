@@ -18,7 +18,9 @@ cd "$(dirname "$0")/.."
 INFRA=scripts/infra/infra.sh
 t0=$(date +%s)
 
-was_up() { "$INFRA" status 2>/dev/null | grep -q "^$1: running"; }
+# Read the whole status first: `status` exits 1 when either server is down, and grep -q
+# closing the pipe early would kill it, which pipefail would count against the server.
+was_up() { local st; st="$("$INFRA" status 2>/dev/null || true)"; grep -q "^$1: running" <<<"$st"; }
 started=()
 was_up kafka || started+=(kafka)
 was_up elasticsearch || started+=(es)
