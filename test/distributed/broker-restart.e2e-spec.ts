@@ -1,5 +1,5 @@
 import { ApiClient, PrivateBroker, Topology } from '@cds/testing';
-import { CheckLoad, expectLogAndReadModelsAgree, startTopology } from './distributed-support';
+import { CheckLoad, expectLogAndReadModelsAgree, startTopology, waitUntil } from './distributed-support';
 
 jest.setTimeout(240_000);
 
@@ -20,7 +20,17 @@ describe('distributed: broker restarted while checks are in flight', () => {
     const load = new CheckLoad(api);
     try {
       await load.ackMore(200);
-      await broker.restart('SIGKILL');
+      await broker.kill();
+      // While it is down every process says so on /ready, naming the event log.
+      for (const p of [topology.projector, topology.worker, ...topology.apis]) {
+        await waitUntil(`${p.name} /ready to report the event log down`, async () => {
+          const r = await fetch(`${p.baseUrl}/ready`);
+          return r.status === 503;
+        }, 30_000);
+      }
+      const api = await fetch(`${topology.apis[0].baseUrl}/ready`);
+      expect({ status: api.status, body: await api.json() }).toMatchObject({ status: 503, body: { status: 'not_ready', eventLog: false } });
+      await broker.start();
       await load.ackMore(200); // writes flow again after the restart
     } finally {
       await load.stop();

@@ -49,6 +49,15 @@ export class PrivateBroker {
     await this.infra('restart-kafka', ...(mode === 'SIGKILL' ? ['--kill'] : []));
   }
 
+  /** SIGKILL only (a crash); `start()` brings it back on the same data. */
+  async kill(): Promise<void> {
+    await this.infra('kill', 'kafka');
+  }
+
+  async start(): Promise<void> {
+    await this.infra('start', 'kafka');
+  }
+
   /** Stop it and delete its data. */
   async destroy(): Promise<void> {
     await this.infra('stop', 'kafka').catch(() => undefined);
