@@ -8,6 +8,8 @@ import { RiskFinding } from './guardrail-verdict';
 import { hostAllowed, isLoopback, commandHosts } from './network/network-hosts';
 import { matchesPathPrefix, normalizePath } from './paths/path-normalizer';
 import { CommandRisk, dangerousCommandRisks, Severity } from './rules/dangerous-commands';
+import { hasPathGlob } from './paths/path-glob';
+import { interpreterCode } from './shell/interpreter-code';
 import { flagsOf, SHELL_PROGRAMS } from './shell/shell-command';
 import { UNKNOWN_EXPANSION } from './shell/shell-lexer';
 import { canonicalCommand, canonicalWithWrappers, isInterpreter, MAX_SHELL_COMMANDS, MAX_SHELL_DEPTH, parseShell, ParsedShell, pipelinesOf, ShellCommand } from './shell/shell-parser';
@@ -54,6 +56,8 @@ interface PathUse {
 
 function looksLikePath(w: string): boolean {
   if (w === '' || w.startsWith('-') || w.includes('://')) return false;
+  // A glob names paths even without a slash: after `cd /`, `?*` is every top-level directory.
+  if (hasPathGlob(w)) return true;
   return /^(?:\/|~|\.\.?\/|\$HOME\b|\$\{HOME\})/.test(w) || (w.includes('/') && !/^[^/]*[@]/.test(w) && !/^[a-z0-9.-]+:/i.test(w));
 }
 
@@ -76,7 +80,7 @@ function pathUses(c: ShellCommand): PathUse[] {
   }
   // Paths quoted inside interpreter one-liners: python3 -c "open('/etc/shadow')".
   if (isInterpreter(c.unwrapped) && !SHELL_PROGRAMS.has(program)) {
-    const code = args.filter((_a, k) => k > 0 && /^-[a-z]*[ecr]$/i.test(args[k - 1])).join(' ');
+    const code = interpreterCode(program, args) ?? '';
     for (const m of code.slice(0, 8192).matchAll(/['"]((?:\/|~\/)[^'"\s]{1,256})['"]/g)) uses.push({ raw: m[1], mode: 'read' });
   }
   return uses;
@@ -90,7 +94,7 @@ function sensitivePathFindings(parsed: ParsedShell, policy: CompiledPolicy, labe
       if (BENIGN_DEVICES.test(np.key)) continue;
       const prefix = policy.prefixes.find((p) => matchesPathPrefix(np, p));
       if (!prefix) continue;
-      const resolved = np.display !== use.raw ? ` (resolves to ${np.display})` : '';
+      const resolved = hasPathGlob(np.key) ? ', a glob that can match a path' : np.display !== use.raw ? ` (resolves to ${np.display})` : '';
       out.push({
         category: 'sensitive_path',
         points: SENSITIVE_PATH_POINTS[use.mode],
@@ -122,20 +126,31 @@ function egressFindings(parsed: ParsedShell, policy: CompiledPolicy, label: stri
   return out;
 }
 
+const SHORT_CLUSTER = /^-[A-Za-z]{2,12}$/;
+
+/** `git push -uf` is also matched as `git push -u -f`, so clustering short options cannot dodge `git push* -f *`. */
+function splitClusters(text: string): string {
+  return text.split(' ').map((w) => (SHORT_CLUSTER.test(w) ? [...w.slice(1)].map((ch) => `-${ch}`).join(' ') : w)).join(' ');
+}
+
 function blockedPatternFindings(parsed: ParsedShell, policy: CompiledPolicy, label: string): RiskFinding[] {
   if (policy.patterns.length === 0) return [];
-  const texts: string[] = [];
-  for (const c of parsed.commands) texts.push(canonicalCommand(c), canonicalWithWrappers(c));
-  for (const p of pipelinesOf(parsed)) if (p.length > 1) texts.push(p.map(canonicalCommand).join(' | '));
+  const shown: string[] = [];
+  for (const c of parsed.commands) shown.push(canonicalCommand(c), canonicalWithWrappers(c));
+  for (const p of pipelinesOf(parsed)) if (p.length > 1) shown.push(p.map(canonicalCommand).join(' | '));
+  const texts = shown.flatMap((text) => {
+    const split = splitClusters(text);
+    return split === text ? [{ text, shown: text }] : [{ text, shown: text }, { text: split, shown: text }];
+  });
   const out: RiskFinding[] = [];
   for (const { index, pattern } of policy.patterns) {
-    const hit = texts.find((t) => t !== '' && matchShellPattern(pattern, t));
+    const hit = texts.find((t) => t.text !== '' && matchShellPattern(pattern, t.text));
     if (hit === undefined) continue;
     out.push({
       category: 'blocked_pattern',
       points: 100,
       forceBlock: true,
-      reason: `${label} "${snippet(hit)}" matches blocked pattern "${pattern.source}" (blockShellPatterns[${index}])`,
+      reason: `${label} "${snippet(hit.shown)}" matches blocked pattern "${pattern.source}" (blockShellPatterns[${index}])`,
     });
   }
   return out;

@@ -58,7 +58,8 @@ export const DEFAULT_GUARDRAIL_POLICY: Readonly<ProjectGuardrailPolicy> = Object
     'api.github.com',
     'codeload.github.com',
   ],
-  blockShellPatterns: ['git push* --force*', 'git push* -f', 'git push* -f *', 'terraform destroy', 'kubectl delete namespace*'],
+  // `--force*` also covers --force-with-lease / --force-if-includes; `+*` is a forced refspec (`git push origin +main`).
+  blockShellPatterns: ['git push* --force*', 'git push* -f', 'git push* -f *', 'git push* +*', 'terraform destroy', 'kubectl delete namespace*'],
   requireApprovalScore: 50,
 });
 

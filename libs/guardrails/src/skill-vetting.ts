@@ -3,7 +3,8 @@ import { compilePolicy } from './compiled-policy';
 import { ProjectGuardrailPolicy } from './guardrail-policy';
 import { MAINTAINER_REPUTATIONS, Permission, PERMISSIONS, SKILL_SOURCES, SkillSource, MaintainerReputation } from './guardrail-values';
 import { buildVerdict, GuardrailVerdict, RiskFinding } from './guardrail-verdict';
-import { promptCodeSpans, promptInjectionFindings } from './rules/prompt-injection';
+import { promptCodeSpans } from './rules/prompt-commands';
+import { promptInjectionFindings } from './rules/prompt-injection';
 import { canonicalWithWrappers } from './shell/shell-parser';
 
 export interface SkillVettingInput {
@@ -27,9 +28,9 @@ const PROMPT_CODE_RULES = new Set([
 ]);
 
 /**
- * Scores a skill before it is installed. Prompt code is only shown, never run (and may be
- * a warning: "never run `rm -rf /`"), so a dangerous command in it weighs
- * PROMPT_CODE_POINTS and never forces a block on its own.
+ * Scores a skill before it is installed. Prompt code, and commands written in its
+ * sentences, are only shown, never run (and may be a warning: "never run `rm -rf /`"),
+ * so a dangerous command in them weighs PROMPT_CODE_POINTS and never forces a block.
  */
 export function vetSkill(input: SkillVettingInput, policy: ProjectGuardrailPolicy): GuardrailVerdict {
   const findings: RiskFinding[] = [];
@@ -61,7 +62,7 @@ export function vetSkill(input: SkillVettingInput, policy: ProjectGuardrailPolic
       reason: `maintainer reputation is "${input.maintainerReputation}"`,
     });
   }
-  findings.push(...promptInjectionFindings(input.prompt));
+  findings.push(...promptInjectionFindings(input.prompt, policy.networkAllowlist));
   findings.push(...promptCodeFindings(input.prompt, policy));
   return buildVerdict(findings, policy.requireApprovalScore);
 }
@@ -73,7 +74,8 @@ function promptCodeFindings(prompt: string, policy: ProjectGuardrailPolicy): Ris
     const { risks } = analyzeCommand(span.code, compiled, 'prompt code');
     for (const r of risks) {
       if (!PROMPT_CODE_RULES.has(r.rule)) continue;
-      const shown = `prompt shows the command "${snippet(r.shown ?? canonicalWithWrappers(r.command))}" (${r.description})`;
+      const where = span.plainText ? 'prompt text names the command' : 'prompt shows the command';
+      const shown = `${where} "${snippet(r.shown ?? canonicalWithWrappers(r.command))}" (${r.description})`;
       out.push(
         span.warnedAgainst
           ? { category: 'dangerous_command', points: PROMPT_CODE_POINTS.warnedAgainst, reason: `${shown}, in a warning not to run it` }

@@ -89,11 +89,14 @@ export const SAFE_COMMANDS = [
   c('cmd-safe-random-b64', true, 'head -c 100 /dev/urandom | base64', 'warn', [S]),
   c('cmd-safe-echo-home', true, 'echo "$HOME"', 'warn', [S]),
   c('cmd-safe-cd-then-clean', true, 'cd src && rm -rf *', 'warn', [S]),
+  // Found while adding glob paths: a brace list in a glob must expand, not stand for any text.
+  c('cmd-safe-prettier-braces', true, 'npx prettier --write "src/**/*.{ts,tsx}"', 'warn', [S]),
+  c('cmd-rm-quoted-nested-braces', false, 'rm -rf "/{b{in,oot},etc}"', 'block', [S, D, P], { evasion: true }),
 ];
 
 export const DANGEROUS_COMMANDS = [
   c('cmd-rm-root', false, 'rm -rf /', 'block', [S, D]),
-  c('cmd-rm-fr-star', false, 'rm -fr /*', 'block', [S, D]),
+  c('cmd-rm-fr-star', false, 'rm -fr /*', 'block', [S, D, P]),
   c('cmd-rm-no-preserve', false, 'sudo /bin/rm --no-preserve-root -rf /', 'block', [S, D, E]),
   c('cmd-rm-split-quotes', false, "'r''m' -rf /", 'block', [S, D], { evasion: true }),
   c('cmd-rm-double-quoted', false, '"rm" -rf /', 'block', [S, D], { evasion: true }),

@@ -4,6 +4,7 @@ import { DANGEROUS_ACTIONS, SAFE_ACTIONS } from './path-cases';
 import { DANGEROUS_POLICY_CASES, SAFE_POLICY_CASES } from './policy-cases';
 import { DANGEROUS_SKILLS, SAFE_SKILLS } from './skill-cases';
 import { HELD_OUT_DANGEROUS, HELD_OUT_SAFE } from './held-out-cases';
+import { REVIEW_DANGEROUS, REVIEW_SAFE } from './review-cases';
 
 export const CORPUS: readonly CorpusCase[] = [
   ...SAFE_COMMANDS,
@@ -16,4 +17,6 @@ export const CORPUS: readonly CorpusCase[] = [
   ...DANGEROUS_POLICY_CASES,
   ...HELD_OUT_SAFE,
   ...HELD_OUT_DANGEROUS,
+  ...REVIEW_SAFE,
+  ...REVIEW_DANGEROUS,
 ];

@@ -133,11 +133,18 @@ function operandsOf(args: readonly string[], argOptions: ReadonlySet<string>): s
     const a = args[i];
     if (a.startsWith('-') && a.length > 1) {
       if (argOptions.has(a)) i++;
+      // A cluster ending in an option that takes a value (`curl -sLo file`) takes the next word.
+      else if (!a.startsWith('--') && !a.includes('=') && clusterTakesNext(a, argOptions)) i++;
       continue;
     }
     out.push(a);
   }
   return flagsOf(out).operands;
+}
+
+function clusterTakesNext(a: string, argOptions: ReadonlySet<string>): boolean {
+  for (let k = 1; k < a.length; k++) if (argOptions.has('-' + a[k])) return k === a.length - 1;
+  return false;
 }
 
 function dedupe(list: HostMention[]): HostMention[] {

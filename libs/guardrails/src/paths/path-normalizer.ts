@@ -4,6 +4,8 @@
  * `$HOME` stand for PLACEHOLDER_HOME and relative paths are resolved against
  * PLACEHOLDER_WORKSPACE; home-relative prefixes then match every user's home.
  */
+import { globReaches, hasPathGlob, homeTemplates, templateOf } from './path-glob';
+
 export const PLACEHOLDER_HOME = '/home/agent';
 export const PLACEHOLDER_WORKSPACE = '/workspace';
 
@@ -103,8 +105,13 @@ export function compilePathPrefix(source: string): PathPrefix {
   return { source, key, homeRest };
 }
 
+/** A globbed path matches when any path it could name is under the prefix (`/e?c/x`, `/*` reach /etc). */
 export function matchesPathPrefix(path: NormalizedPath, prefix: PathPrefix): boolean {
   if (underPrefix(path.key, prefix.key)) return true;
+  if (hasPathGlob(path.key)) {
+    const templates = [templateOf(prefix.key), ...(prefix.homeRest === null ? [] : homeTemplates(templateOf(prefix.homeRest)))];
+    return templates.some((t) => globReaches(path.key, t, 'under'));
+  }
   if (prefix.homeRest === null) return false;
   const rest = homeRelative(path.key);
   return rest !== null && underPrefix(rest || '/', prefix.homeRest);

@@ -161,7 +161,7 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
     add('run_downloaded', 'high', ran ? `runs ${ran}, which it just downloaded` : null);
     const ranDecoded = runsFile(c, decoded);
     add('run_downloaded', 'high', ranDecoded ? `runs ${ranDecoded}, which it just wrote from decoded data` : null);
-    for (const f of downloadedFiles(c)) downloaded.add(f);
+    for (const f of downloadedFiles(c, pipeline)) downloaded.add(f);
     for (const f of decodedFiles(c, pipeline)) decoded.add(f);
     add('credential_read', 'high', credentialRead(c));
     add('history_wipe', 'high', historyWipe(c));

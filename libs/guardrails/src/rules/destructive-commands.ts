@@ -1,4 +1,5 @@
 /** Built-in rules for commands that destroy data or the system: rm -rf /, disk wipes, chmod -R 777 /, fork bombs. */
+import { globReaches, hasPathGlob, homeTemplates, templateOf } from '../paths/path-glob';
 import { normalizePath, PLACEHOLDER_WORKSPACE } from '../paths/path-normalizer';
 import { flagsOf } from '../shell/shell-command';
 import { UNKNOWN_EXPANSION } from '../shell/shell-lexer';
@@ -23,18 +24,34 @@ const FIND_FILTERS = new Set([
 
 type TargetClass = 'root' | 'home' | 'system' | 'workspace' | 'maybe-root' | null;
 
+const HOME_DIR = /^\/home\/[^/]+$|^\/root$|^\/users\/[^/]+$/;
+
+function classifyKey(key: string, raw: string): { cls: TargetClass; shown: string } {
+  if (key === '/') return { cls: 'root', shown: '/' };
+  if (HOME_DIR.test(key)) return { cls: 'home', shown: key };
+  if (SYSTEM_DIRS.has(key)) return { cls: 'system', shown: key };
+  if (key === PLACEHOLDER_WORKSPACE.toLowerCase()) return { cls: 'workspace', shown: raw };
+  return { cls: null, shown: key };
+}
+
+/** A glob is as bad as the worst directory it could match: `/?*` and `/[!w]*` match /bin, /etc... */
+function classifyGlob(key: string, raw: string): { cls: TargetClass; shown: string } {
+  const by = ` (matched by the glob "${raw}")`;
+  const system = [...SYSTEM_DIRS].find((d) => globReaches(key, templateOf(d), 'exact'));
+  if (system) return { cls: 'system', shown: system + by };
+  if (homeTemplates([]).some((t) => globReaches(key, t, 'exact'))) return { cls: 'home', shown: `a home directory${by}` };
+  if (globReaches(key, templateOf(PLACEHOLDER_WORKSPACE), 'exact')) return { cls: 'workspace', shown: raw };
+  return { cls: null, shown: key };
+}
+
 function classifyTarget(raw: string, cwd: string): { cls: TargetClass; shown: string } {
   if (raw.includes(UNKNOWN_EXPANSION) || /^\$/.test(raw)) {
     const rest = raw.split(UNKNOWN_EXPANSION).join('$_').replace(/^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?)+/, '');
     return { cls: rest === '' || /^\/\*?$/.test(rest) ? 'maybe-root' : null, shown: raw };
   }
-  const trimmed = raw.replace(/(?:\/\.?\*)+$/, '').replace(/^\*$/, '.').replace(/^\.\*$/, '.');
-  const { key } = normalizePath(trimmed === '' ? '/' : trimmed, cwd);
-  if (key === '/') return { cls: 'root', shown: '/' };
-  if (/^\/home\/[^/]+$|^\/root$|^\/users\/[^/]+$/.test(key)) return { cls: 'home', shown: key };
-  if (SYSTEM_DIRS.has(key)) return { cls: 'system', shown: key };
-  if (key === PLACEHOLDER_WORKSPACE.toLowerCase()) return { cls: 'workspace', shown: raw };
-  return { cls: null, shown: key };
+  // `dir/*`, `dir/.*` and `dir/*/` (after normalizing) delete the directory's content: as bad as `dir`.
+  const key = normalizePath(raw, cwd).key.replace(/(?:\/\.?\*)+$/, '') || '/';
+  return hasPathGlob(key) ? classifyGlob(key, raw) : classifyKey(key, raw);
 }
 
 const CLASS_WORDS: Record<Exclude<TargetClass, null>, string> = {
@@ -50,7 +67,9 @@ function severityOf(cls: Exclude<TargetClass, null>): Severity {
 }
 
 function describeTarget(cls: Exclude<TargetClass, null>, shown: string): string {
-  return cls === 'system' ? `${CLASS_WORDS.system} ${shown}` : cls === 'maybe-root' ? `"${shown}", ${CLASS_WORDS[cls]}` : CLASS_WORDS[cls];
+  if (cls === 'system') return `${CLASS_WORDS.system} ${shown}`;
+  if (cls === 'maybe-root') return `"${shown}", ${CLASS_WORDS[cls]}`;
+  return cls === 'home' && shown.includes('(matched by') ? shown : CLASS_WORDS[cls];
 }
 
 export function recursiveDelete(c: ShellCommand): CommandRisk[] {

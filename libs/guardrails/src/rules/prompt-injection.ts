@@ -6,6 +6,7 @@
  * reports the excerpt it matched.
  */
 import { RiskFinding } from '../guardrail-verdict';
+import { hostAllowed, isLoopback, normalizeHost } from '../network/network-hosts';
 
 export const MAX_PROMPT_SCAN = 20_000;
 const EXCERPT = 80;
@@ -14,7 +15,7 @@ interface Detector {
   id: string;
   points: number;
   what: string;
-  find(text: string): string | null;
+  find(text: string, allowlist: readonly string[]): string | null;
 }
 
 function firstMatch(res: readonly RegExp[]): (text: string) => string | null {
@@ -28,6 +29,18 @@ function firstMatch(res: readonly RegExp[]): (text: string) => string | null {
 }
 
 const DATA_WORDS = /\b(?:contents?|data|files?|secrets?|keys?|tokens?|credentials?|passwords?|env|environment|history|conversation|chat|cookies|codebase|repo(?:sitory)?|source code|ssh|logs?)\b|~\/\.[a-z]|\.(?:env|npmrc|pypirc|netrc|git-credentials)\b|id_(?:rsa|ed25519|ecdsa)/i;
+const EXFIL_VERBS = /\b(?:send|post|upload|exfiltrate|transmit|forward|leak|copy|sync|pipe|beacon)\b/.source;
+/**
+ * A bare host or IPv4 address (with optional port and path) right after "to"/"into"/"at"/"via".
+ * Hosts must end in a common TLD, so file names (`settings.json`, `install.sh`) never count;
+ * an e-mail address (`ops@example.com`) does not start with a host.
+ */
+const BARE_TARGET = new RegExp(
+  `${EXFIL_VERBS}[^\\n]{0,80}?\\b(?:to|into|at|via)\\s{1,3}(?:(?:the|host|server|ip|address|endpoint|domain)\\s{1,3}){0,3}` +
+    '((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.){1,10}(?:com|net|org|io|co|dev|app|xyz|info|biz|me|us|uk|de|ru|cn|su|top|site|online|live|cc|tk|ml|ga|cf|gq|pw|ws|link|click|cloud|tech|ai|example|test)|(?:\\d{1,3}\\.){3}\\d{1,3})' +
+    '(?::\\d{1,5})?(?![\\w@-])',
+  'gi',
+);
 const EXFIL_HOSTS = /\b(?:webhook\.site|requestbin\.(?:com|net)|[a-z0-9-]{1,63}\.pipedream\.net|[a-z0-9-]{1,63}\.ngrok(?:-free)?\.(?:io|app)|burpcollaborator\.net|[a-z0-9-]{1,63}\.oast\.[a-z]{2,5}|interact\.sh|canarytokens\.com|pastebin\.com|transfer\.sh|discord(?:app)?\.com\/api\/webhooks)\b/i;
 
 const DETECTORS: readonly Detector[] = [
@@ -62,10 +75,14 @@ const DETECTORS: readonly Detector[] = [
   {
     id: 'exfiltration',
     points: 50,
-    what: 'tells the agent to send data to an outside URL',
-    find: (text) => {
+    what: 'tells the agent to send data to an outside URL or host',
+    find: (text, allowlist) => {
       const re = /\b(?:send|post|upload|exfiltrate|transmit|forward|leak|copy|sync|pipe|beacon)\b[^\n]{0,80}?\b(?:to|into|at|via)\b[^\n]{0,20}?(?:https?|ftp|wss?):\/\/[^\s"'<>)]{1,200}/gi;
       for (const m of text.matchAll(re)) if (DATA_WORDS.test(m[0])) return m[0];
+      for (const m of text.matchAll(BARE_TARGET)) {
+        const host = normalizeHost(m[1]);
+        if (DATA_WORDS.test(m[0]) && !isLoopback(host) && !hostAllowed(host, allowlist)) return m[0];
+      }
       const host = EXFIL_HOSTS.exec(text);
       return host ? host[0] : null;
     },
@@ -110,12 +127,12 @@ function excerpt(s: string): string {
   return t.length > EXCERPT ? `${t.slice(0, EXCERPT - 1)}\u2026` : t;
 }
 
-function scanText(text: string, suffix: string): RiskFinding[] {
+function scanText(text: string, suffix: string, allowlist: readonly string[]): RiskFinding[] {
   // One sentence per line, so the bounded `[^\n]{0,n}` gaps never join two sentences.
   const prepared = text.replace(/[ \t\r\f\v]+/g, ' ').replace(/[.!?;](?:\s|$)/g, '\n');
   const out: RiskFinding[] = [];
   for (const d of DETECTORS) {
-    const hit = d.find(prepared);
+    const hit = d.find(prepared, allowlist);
     if (hit) out.push({ category: 'prompt_injection', points: d.points, reason: `prompt ${d.what}: "${excerpt(hit)}"${suffix}` });
   }
   return out;
@@ -127,11 +144,12 @@ function decodedPayload(run: string, encoding: 'base64' | 'hex'): string | null 
   return decoded.length > 0 && printable / decoded.length > 0.9 ? decoded : null;
 }
 
-export function promptInjectionFindings(prompt: string): RiskFinding[] {
+/** `allowlist`: hosts a prompt may name as a destination without counting as exfiltration (networkAllowlist). */
+export function promptInjectionFindings(prompt: string, allowlist: readonly string[] = []): RiskFinding[] {
   const capped = prompt.slice(0, MAX_PROMPT_SCAN).normalize('NFKC');
   const invisible = capped.match(INVISIBLE)?.length ?? 0;
   const text = capped.replace(INVISIBLE, '');
-  const out = scanText(text, '');
+  const out = scanText(text, '', allowlist);
   if (invisible > 0) {
     out.push({
       category: 'prompt_injection',
@@ -154,7 +172,7 @@ export function promptInjectionFindings(prompt: string): RiskFinding[] {
       reason: `prompt contains a ${run.length}-character base64 payload: "${excerpt(run)}"`,
     });
     const decoded = decodedPayload(run, 'base64');
-    if (decoded) out.push(...scanText(decoded, ' (inside the base64 payload)'));
+    if (decoded) out.push(...scanText(decoded, ' (inside the base64 payload)', allowlist));
     break;
   }
   const hex = HEX_RUN.exec(text);
@@ -165,28 +183,7 @@ export function promptInjectionFindings(prompt: string): RiskFinding[] {
       reason: `prompt contains a ${hex[0].length}-character hex-encoded payload: "${excerpt(hex[0])}"`,
     });
     const decoded = decodedPayload(hex[0].length % 2 === 0 || hex[0].includes('\\x') ? hex[0] : hex[0].slice(0, -1), 'hex');
-    if (decoded) out.push(...scanText(decoded, ' (inside the hex payload)'));
+    if (decoded) out.push(...scanText(decoded, ' (inside the hex payload)', allowlist));
   }
   return out;
-}
-
-export interface CodeSpan {
-  code: string;
-  /** The sentence around it warns against running it ("never run `rm -rf /`"). */
-  warnedAgainst: boolean;
-}
-
-const WARNING = /\b(?:never|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|refuse to|forbidden|dangerous)\b[^.\n]{0,40}$/i;
-
-/** Code the prompt shows: fenced blocks, inline `code`, and `$ cmd` lines. */
-export function promptCodeSpans(prompt: string, max = 20): CodeSpan[] {
-  const text = prompt.slice(0, MAX_PROMPT_SCAN);
-  const spans: CodeSpan[] = [];
-  const add = (code: string, index: number, source: string) =>
-    spans.push({ code, warnedAgainst: WARNING.test(source.slice(Math.max(0, index - 60), index)) });
-  for (const m of text.matchAll(/```[a-z]{0,20}\n?([\s\S]{1,4000}?)```/g)) add(m[1], m.index ?? 0, text);
-  const withoutFences = text.replace(/```[\s\S]{0,4000}?```/g, (f) => ' '.repeat(f.length));
-  for (const m of withoutFences.matchAll(/`([^`\n]{1,500})`/g)) add(m[1], m.index ?? 0, withoutFences);
-  for (const m of withoutFences.matchAll(/^\s{0,8}\$ ([^\n]{1,500})$/gm)) add(m[1], m.index ?? 0, withoutFences);
-  return spans.slice(0, max);
 }

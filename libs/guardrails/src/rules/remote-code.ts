@@ -1,6 +1,7 @@
 /** Built-in rules for remote code and remote control: curl | sh, running downloads, reverse shells. */
 import { normalizePath } from '../paths/path-normalizer';
-import { flagsOf, interpreterCode, SHELL_PROGRAMS } from '../shell/shell-command';
+import { interpreterCode } from '../shell/interpreter-code';
+import { flagsOf, SHELL_PROGRAMS } from '../shell/shell-command';
 import { canonicalPipeline, isInterpreter, ShellCommand } from '../shell/shell-parser';
 import { CommandRisk } from './command-risk';
 
@@ -24,7 +25,7 @@ const DECODERS: ReadonlyArray<[string, (a: string[]) => boolean]> = [
 export function codeArgument(c: ShellCommand): string | null {
   const { program, args } = c.unwrapped;
   if (!isInterpreter(c.unwrapped) || SHELL_PROGRAMS.has(program)) return null;
-  return interpreterCode(args);
+  return interpreterCode(program, args);
 }
 
 export function reverseShell(c: ShellCommand, pipeline: ShellCommand[]): string | null {
@@ -113,21 +114,58 @@ export function decodedFiles(c: ShellCommand, pipeline: ShellCommand[]): string[
   return c.redirects.filter((r) => r.op === '>' || r.op === '>>' || r.op === '>|').map((r) => normalizePath(r.target, c.cwd).key);
 }
 
-export function downloadedFiles(c: ShellCommand): string[] {
-  const { program, args } = c.unwrapped;
-  if (program !== 'curl' && program !== 'wget') return [];
+/** Short options of curl / wget that take a value; the output file is `o` for curl, `O` for wget. */
+const FETCH_VALUE_LETTERS: Readonly<Record<string, { letters: string; output: string; remoteName: string }>> = {
+  curl: { letters: 'dHXAeFTbcKwmrCExUtyYzQDPo', output: 'o', remoteName: 'O' },
+  wget: { letters: 'oaeiBtOTwQPUlARDIX', output: 'O', remoteName: '' },
+};
+
+/** Where curl / wget write: `-o f`, `-sLo f`, `-of`, `--output=f`, `-O` (the URL's name), or '-' for stdout. */
+function fetchOutputs(program: 'curl' | 'wget', args: readonly string[]): string[] {
+  const spec = FETCH_VALUE_LETTERS[program];
   const out: string[] = [];
+  let remoteName = program === 'wget';
   for (let i = 0; i < args.length; i++) {
-    if (['-o', '--output', '--output-document'].includes(args[i]) || (program === 'wget' && args[i] === '-O')) out.push(args[i + 1] ?? '');
-    else if (/^--output(?:-document)?=/.test(args[i])) out.push(args[i].slice(args[i].indexOf('=') + 1));
-  }
-  if (out.length === 0 && (program === 'wget' || args.some((a) => a === '-O' || a === '--remote-name'))) {
-    for (const a of args) {
-      const m = /^[a-z]+:\/\/[^/\s]+\/(?:[^\s?#]*\/)?([^/\s?#]+)/i.exec(a);
-      if (m) out.push(m[1]);
+    const a = args[i];
+    if (['--output', '--output-document'].includes(a)) out.push(args[++i] ?? '');
+    else if (/^--output(?:-document)?=/.test(a)) out.push(a.slice(a.indexOf('=') + 1));
+    else if (a === '--remote-name' || a === '--remote-name-all') remoteName = true;
+    else if (/^-[^-]/.test(a)) {
+      for (let k = 1; k < a.length; k++) {
+        if (a[k] === spec.remoteName) remoteName = true;
+        if (!spec.letters.includes(a[k])) continue;
+        if (a[k] === spec.output) out.push(k + 1 < a.length ? a.slice(k + 1) : (args[++i] ?? ''));
+        else if (k + 1 === a.length) i++;
+        break;
+      }
     }
   }
-  return out.filter((f) => f !== '' && f !== '-').map((f) => normalizePath(f, c.cwd).key);
+  if (out.length > 0) return out;
+  if (!remoteName) return ['-'];
+  const names: string[] = [];
+  for (const a of args) {
+    const m = /^[a-z]+:\/\/[^/\s]+\/(?:[^\s?#]*\/)?([^/\s?#]+)/i.exec(a);
+    if (m) names.push(m[1]);
+  }
+  return names;
+}
+
+const STDOUT_REDIRECT = /^(?:>|>>|>\||&>|&>>)$/;
+
+/**
+ * Files holding downloaded content: what curl / wget write themselves, and, when a
+ * download goes to stdout, whatever its pipeline saves (`> i.sh`, `| tee i.sh`,
+ * `| gunzip > x`).
+ */
+export function downloadedFiles(c: ShellCommand, pipeline: readonly ShellCommand[] = [c]): string[] {
+  const { program, args } = c.unwrapped;
+  const files = program === 'curl' || program === 'wget' ? fetchOutputs(program, args) : [];
+  const upstream = pipeline.slice(0, pipeline.indexOf(c) + 1);
+  if (upstream.some((s) => isDownloader(s) && (!['curl', 'wget'].includes(s.unwrapped.program) || fetchOutputs(s.unwrapped.program as 'curl' | 'wget', s.unwrapped.args).includes('-')))) {
+    files.push(...c.redirects.filter((r) => STDOUT_REDIRECT.test(r.op) && r.fd !== '2').map((r) => r.target));
+    if (program === 'tee' && c !== upstream[0]) files.push(...flagsOf(args).operands);
+  }
+  return files.filter((f) => f !== '' && f !== '-' && !/^\/dev\/(?:null|stdout|stderr)$/.test(f)).map((f) => normalizePath(f, c.cwd).key);
 }
 
 export function runsFile(c: ShellCommand, files: ReadonlySet<string>): string | null {

@@ -1,4 +1,4 @@
-import { flagsOf, nestedScripts, shellCallsIn, unwrapCommand } from './shell-command';
+import { flagsOf, nestedScripts, unwrapCommand } from './shell-command';
 
 describe('unwrapCommand', () => {
   it('skips wrapper options that take values', () => {
@@ -10,6 +10,20 @@ describe('unwrapCommand', () => {
 
   it('splits env -S strings', () => {
     expect(unwrapCommand(['env', '-S', 'rm -rf /'])).toMatchObject({ program: 'rm', args: ['-rf', '/'] });
+  });
+
+  it('knows the options of process, identity and namespace wrappers', () => {
+    expect(unwrapCommand(['taskset', '-c', '0', 'rm', 'x'])).toMatchObject({ program: 'rm', args: ['x'] });
+    expect(unwrapCommand(['chrt', '-f', '99', 'rm', 'x'])).toMatchObject({ program: 'rm', args: ['x'] });
+    expect(unwrapCommand(['runuser', '-u', 'nobody', '--', 'rm', 'x'])).toMatchObject({ program: 'rm', args: ['x'], elevated: false });
+    expect(unwrapCommand(['setpriv', '--reuid', '0', '--clear-groups', 'rm', 'x'])).toMatchObject({ program: 'rm', args: ['x'] });
+    expect(unwrapCommand(['systemd-run', '--scope', '-p', 'MemoryMax=1G', 'rm', 'x'])).toMatchObject({ program: 'rm', args: ['x'] });
+    expect(unwrapCommand(['unshare', '-rn', 'rm', 'x'])).toMatchObject({ program: 'rm', args: ['x'] });
+    expect(unwrapCommand(['nsenter', '-t', '1', '-m', '-p', 'rm', 'x'])).toMatchObject({ program: 'rm', args: ['x'] });
+    expect(unwrapCommand(['screen', '-dmS', 'x', 'rm', 'x'])).toMatchObject({ program: 'rm', args: ['x'] });
+    expect(unwrapCommand(['ionice', '-c', '3', '-t', 'rm', 'x'])).toMatchObject({ program: 'rm', args: ['x'] });
+    expect(unwrapCommand(['watch', '-d', '-n', '5', 'rm', 'x'])).toMatchObject({ program: 'rm', args: ['x'] });
+    expect(unwrapCommand(['parallel', 'rm'])).toMatchObject({ program: 'parallel', argsFromStdin: true });
   });
 
   it('treats a wrapper with nothing to wrap as the program', () => {
@@ -43,9 +57,19 @@ describe('nestedScripts', () => {
     expect(nested(['bash'], 'rm -rf /')).toEqual([{ script: 'rm -rf /', via: 'bash <<<' }]);
   });
 
-  it('extracts shell calls from interpreter code', () => {
-    expect(shellCallsIn(`os.system("rm -rf /"); subprocess.check_output(['cat', '/etc/shadow'])`)).toEqual(['rm -rf /', 'cat /etc/shadow']);
-    expect(shellCallsIn('print(1)')).toEqual([]);
+  it('finds scripts given to wrapper options and launchers', () => {
+    expect(nested(['flock', '/tmp/l', '-c', 'rm -rf /'])).toEqual([{ script: 'rm -rf /', via: 'flock -c' }]);
+    expect(nested(['runuser', '-', 'root', '-c', 'id'])).toEqual([{ script: 'id', via: 'runuser -c' }]);
+    expect(nested(['script', '-qc', 'id', '/dev/null'])).toEqual([{ script: 'id', via: 'script -c' }]);
+    expect(nested(['tmux', 'new-session', '-d', '-s', 'x', 'rm', '-rf', '/'])).toEqual([{ script: 'rm -rf /', via: 'tmux new-session' }]);
+    expect(nested(['tmux', 'send-keys', '-t', 'x', 'rm -rf /', 'Enter'])).toEqual([{ script: 'rm -rf /\n', via: 'tmux send-keys' }]);
+    expect(nested(['parallel', '-j', '4', 'rm -rf {}', ':::', 'a', 'b'])).toEqual([{ script: 'rm -rf a', via: 'parallel' }, { script: 'rm -rf b', via: 'parallel' }]);
+    expect(nested(['parallel', ':::', 'id', 'ls'])).toEqual([{ script: 'id', via: 'parallel' }, { script: 'ls', via: 'parallel' }]);
+  });
+
+  it('finds the code of interpreter one-liners by their own options', () => {
+    expect(nested(['node', '-p', `require('child_process').execSync('id')`])).toEqual([{ script: 'id', via: 'node code' }]);
+    expect(nested(['fish', '--command=id'])).toEqual([{ script: 'id', via: 'fish -c' }]);
   });
 });
 

@@ -2,49 +2,13 @@
  * What a simple command really runs: wrappers (`sudo`, `env VAR=x`, `nohup`, `timeout 5`,
  * `xargs`...) are peeled off, the program is reduced to its lowercased basename
  * (`/usr/bin/RM` -> `rm`), and scripts hidden in arguments (`bash -c`, `eval`, `su -c`,
- * `ssh host cmd`, `find -exec`) are surfaced for the parser to analyse.
+ * `ssh host cmd`, `find -exec`, `flock -c`, `tmux new-session`, `parallel ... :::`,
+ * interpreter one-liners) are surfaced for the parser to analyse.
  */
+import { interpreterCode, shellCallsIn } from './interpreter-code';
+import { launcherScripts, readsArgsFromStdin } from './launcher-scripts';
 import { UNKNOWN_EXPANSION } from './shell-lexer';
-
-interface WrapperSpec {
-  /** Options that consume the next argument. */
-  argOptions?: readonly string[];
-  /** Positional arguments to skip before the wrapped command (timeout DURATION, chroot DIR). */
-  positional?: number;
-  elevated?: boolean;
-  /** Accepts NAME=value words before the command (env). */
-  assignments?: boolean;
-}
-
-const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
-  sudo: { elevated: true, argOptions: ['-u', '-g', '-p', '-C', '-h', '-U', '-r', '-t', '-D', '-R', '-T', '--user', '--group', '--prompt', '--close-from', '--host', '--other-user', '--role', '--type', '--chdir', '--chroot', '--command-timeout'] },
-  doas: { elevated: true, argOptions: ['-u', '-C'] },
-  pkexec: { elevated: true, argOptions: ['--user'] },
-  env: { assignments: true, argOptions: ['-u', '--unset', '-C', '--chdir'] },
-  command: {},
-  builtin: {},
-  exec: { argOptions: ['-a'] },
-  nohup: {},
-  setsid: {},
-  time: { argOptions: ['-f', '-o', '--format', '--output'] },
-  nice: { argOptions: ['-n', '--adjustment'] },
-  ionice: { argOptions: ['-c', '-n', '-p', '-t', '--class', '--classdata'] },
-  timeout: { positional: 1, argOptions: ['-s', '-k', '--signal', '--kill-after'] },
-  stdbuf: { argOptions: ['-i', '-o', '-e', '--input', '--output', '--error'] },
-  chroot: { positional: 1, argOptions: ['--userspec', '--groups'] },
-  flock: { positional: 1, argOptions: ['-w', '-E', '--timeout', '--conflict-exit-code'] },
-  unbuffer: {},
-  busybox: {},
-  caffeinate: { argOptions: ['-w', '-t'] },
-  strace: { argOptions: ['-o', '-e', '-p', '-s', '-u', '-E', '-a', '-P', '-I'] },
-  ltrace: { argOptions: ['-o', '-e', '-p', '-s', '-u', '-a'] },
-  watch: { argOptions: ['-n', '--interval', '-d', '--differences', '-q'] },
-  xargs: { argOptions: ['-I', '-n', '-L', '-P', '-d', '-E', '-s', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--replace'] },
-  torsocks: {},
-  proxychains: { argOptions: ['-f'] },
-  proxychains4: { argOptions: ['-f'] },
-  firejail: {},
-};
+import { skipWrapper, WRAPPERS } from './shell-wrappers';
 
 export const SHELL_PROGRAMS: ReadonlySet<string> = new Set([
   'sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'rbash', 'fish', 'tcsh', 'csh',
@@ -69,8 +33,10 @@ export interface UnwrappedCommand {
   elevated: boolean;
   /** The program name is only known at run time (`$X`, `$(...)`, an unknown glob). */
   dynamicProgram: boolean;
-  /** `xargs`: more arguments arrive on stdin. */
+  /** `xargs`, `parallel`: more arguments arrive on stdin. */
   argsFromStdin: boolean;
+  /** Scripts given to a wrapper's own options (`flock -c`, `runuser -c`), with the wrapper's name. */
+  wrapperScripts: Array<{ script: string; wrapper: string }>;
 }
 
 function baseName(p: string): string {
@@ -89,51 +55,11 @@ function globToRegExp(glob: string): RegExp | null {
   return new RegExp(`^${re}$`);
 }
 
-/** Skips a wrapper's own options; returns the index of the wrapped command in argv. */
-function skipWrapper(argv: readonly string[], start: number, spec: WrapperSpec): number {
-  const argOptions = new Set(spec.argOptions ?? []);
-  let i = start;
-  let positional = spec.positional ?? 0;
-  while (i < argv.length) {
-    const a = argv[i];
-    if (a === '--') return i + 1 + positional;
-    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
-      i++;
-      continue;
-    }
-    if (a.startsWith('--')) {
-      i += argOptions.has(a) ? 2 : 1;
-      continue;
-    }
-    if (a.startsWith('-') && a.length > 1) {
-      if (/^-\d+$/.test(a)) {
-        i++;
-        continue;
-      }
-      let consumed = 1;
-      for (let k = 1; k < a.length; k++) {
-        if (argOptions.has('-' + a[k])) {
-          if (k === a.length - 1) consumed = 2;
-          break;
-        }
-      }
-      i += consumed;
-      continue;
-    }
-    if (positional > 0) {
-      positional--;
-      i++;
-      continue;
-    }
-    return i;
-  }
-  return i;
-}
-
 export function unwrapCommand(argv: readonly string[], dynamic: readonly boolean[] = []): UnwrappedCommand {
   const wrappers: string[] = [];
   let elevated = false;
   let argsFromStdin = false;
+  const wrapperScripts: UnwrappedCommand['wrapperScripts'] = [];
   let i = 0;
   let words = [...argv];
   let dyn = [...dynamic];
@@ -154,7 +80,9 @@ export function unwrapCommand(argv: readonly string[], dynamic: readonly boolean
     wrappers.push(name);
     elevated ||= spec.elevated === true;
     argsFromStdin ||= name === 'xargs';
-    i = skipWrapper(words, i + 1, spec);
+    const skipped = skipWrapper(words, i + 1, spec);
+    for (const script of skipped.scripts) wrapperScripts.push({ script, wrapper: name });
+    i = skipped.index;
   }
   // A wrapper with nothing to wrap is itself the program: `env` prints the environment, `sudo -i` opens a root shell.
   const bare = i >= words.length && wrappers.length > 0;
@@ -168,7 +96,9 @@ export function unwrapCommand(argv: readonly string[], dynamic: readonly boolean
     dynamicProgram = true;
   }
   if (bare && program === 'xargs') program = 'echo';
-  return { program, programPath, args: bare ? [] : words.slice(i + 1), wrappers, elevated, dynamicProgram, argsFromStdin };
+  const args = bare ? [] : words.slice(i + 1);
+  argsFromStdin ||= readsArgsFromStdin(program, args);
+  return { program, programPath, args, wrappers, elevated, dynamicProgram, argsFromStdin, wrapperScripts };
 }
 
 export interface NestedScript {
@@ -189,13 +119,15 @@ export function nestedScripts(u: UnwrappedCommand, herestring: string | null): N
   if (/\s/.test(u.programPath.trim())) out.push({ script: [u.programPath, ...args].join(' '), via: 'a quoted command' });
   if (SHELL_PROGRAMS.has(program) || (program === 'busybox' && args[0] === 'sh')) {
     const rest = program === 'busybox' ? args.slice(1) : args;
-    const c = rest.findIndex((a) => /^-[a-z]*c[a-z]*$/i.test(a) || a === '--command');
+    const c = rest.findIndex((a) => /^-[a-z]*c[a-z]*$/i.test(a) || a === '--command' || a.startsWith('--command='));
     if (c >= 0) {
-      const script = rest.slice(c + 1).find((a) => !a.startsWith('-') || a === '-');
+      const script = rest[c].startsWith('--command=') ? rest[c].slice(10) : rest.slice(c + 1).find((a) => !a.startsWith('-') || a === '-');
       if (script !== undefined) out.push({ script, via: `${program} -c` });
     }
     if (herestring !== null) out.push({ script: herestring, via: `${program} <<<` });
   }
+  for (const w of u.wrapperScripts) out.push({ script: w.script, via: `${w.wrapper} -c` });
+  out.push(...launcherScripts(program, args));
   if (program === 'eval' && args.length > 0) out.push({ script: args.join(' '), via: 'eval' });
   if (program === 'su') {
     const c = args.findIndex((a) => a === '-c' || a === '--command' || a.startsWith('--command='));
@@ -223,28 +155,9 @@ export function nestedScripts(u: UnwrappedCommand, herestring: string | null): N
     }
   }
   if (program === 'trap' && args[0] !== undefined && !args[0].startsWith('-')) out.push({ script: args[0], via: 'trap' });
-  const code = INTERPRETERS.has(program.replace(/[0-9.]+$/, '')) && !SHELL_PROGRAMS.has(program) ? interpreterCode(args) : null;
+  const code = INTERPRETERS.has(program.replace(/[0-9.]+$/, '')) && !SHELL_PROGRAMS.has(program) ? interpreterCode(program, args) : null;
   if (code !== null) for (const script of shellCallsIn(code)) out.push({ script, via: `${program} code` });
   return out.filter((n) => n.script === undefined || hasContent(n.script));
-}
-
-/** The one-liner of `python -c CODE`, `perl -e CODE`, `node -e CODE`, `php -r CODE`. */
-export function interpreterCode(args: readonly string[]): string | null {
-  const k = args.findIndex((a) => /^-[a-z]*[ecr]$/i.test(a) || a === '--eval');
-  return k >= 0 ? (args[k + 1] ?? null) : null;
-}
-
-const SHELL_CALL = /\b(?:system|popen|exec[a-z]{0,4}|execSync|spawnSync|check_output|check_call|call|run|Popen|getoutput|getstatusoutput|shell_exec|passthru|proc_open)\s{0,3}\(\s{0,3}(?:\[([^\]]{1,2000})\]|(['"`])([^'"`]{1,2000})\2)/g;
-
-/** Shell commands a one-liner hands to the OS: os.system('rm -rf /'), subprocess.run(['rm', '-rf', '/']). */
-export function shellCallsIn(code: string): string[] {
-  const out: string[] = [];
-  for (const m of code.slice(0, 8192).matchAll(SHELL_CALL)) {
-    if (m[3] !== undefined) out.push(m[3]);
-    else if (m[1] !== undefined) out.push([...m[1].matchAll(/(['"])([^'"]{0,500})\1/g)].map((x) => x[2]).join(' '));
-    if (out.length >= 8) break;
-  }
-  return out.filter((x) => x.trim() !== '');
 }
 
 /** A script that is nothing but unknown expansions has nothing to analyse. */

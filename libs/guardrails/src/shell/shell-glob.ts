@@ -113,6 +113,11 @@ function globMatch(tokens: readonly GlobToken[], text: string): boolean {
   return p === tokens.length;
 }
 
+/** The whole of `text` (lowercased here), no word-prefix rule: for one path segment. */
+export function matchShellPatternWhole(pattern: CompiledShellPattern, text: string): boolean {
+  return globMatch(pattern.whole, text.slice(0, MAX_PATTERN_TEXT).toLowerCase());
+}
+
 /** `text` is a canonical command (see canonicalCommand); it is lowercased here. */
 export function matchShellPattern(pattern: CompiledShellPattern, text: string): boolean {
   const t = text.slice(0, MAX_PATTERN_TEXT).toLowerCase();

@@ -269,7 +269,10 @@ class ParseContext implements LexHost {
       if (u.argsFromStdin) {
         const input = literalOutput(stages.slice(0, k));
         const extra = input?.split(/\s+/).filter(Boolean) ?? [];
-        if (extra.length > 0) this.pushDerived([u.programPath, ...u.args, ...extra.slice(0, 64)], depth + 1, `xargs with its piped input`);
+        // parallel reads its inputs where `:::` would have given them; xargs appends them.
+        const parallel = u.program === 'parallel';
+        const sep = parallel ? [':::'] : [];
+        if (extra.length > 0) this.pushDerived([u.programPath, ...u.args, ...sep, ...extra.slice(0, 64)], depth + 1, `${parallel ? 'parallel' : 'xargs'} with its piped input`);
         continue;
       }
       if (!SHELL_PROGRAMS.has(u.program) || u.args.some((a) => !a.startsWith('-'))) continue;
