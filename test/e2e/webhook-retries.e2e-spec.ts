@@ -1,5 +1,6 @@
+import { EventEnvelope } from '@cds/events';
 import { ApiClient, RunningService, startService, tempDataDir } from '@cds/testing';
-import { eventually, TestReceiver } from './webhook-test-receiver';
+import { DeploymentLog, eventually, TestReceiver } from './webhook-test-receiver';
 
 jest.setTimeout(90_000);
 
@@ -12,12 +13,38 @@ const attemptsOf = async (admin: ApiClient, webhookId: string, eventId?: string)
 describe('webhook retries: a receiver down then up, auto-disable', () => {
   let svc: RunningService;
   let admin: ApiClient;
+  let log: DeploymentLog;
 
   beforeAll(async () => {
     svc = await startService({ env: { EGRESS_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_SCHEDULE: '0,200ms,400ms,400ms,400ms,400ms', WEBHOOK_DISABLE_AFTER: '1s' } });
     admin = new ApiClient(svc.baseUrl, svc.adminKey);
+    log = await DeploymentLog.open(svc);
   });
-  afterAll(() => svc?.stop());
+  afterAll(async () => {
+    await log?.close();
+    await svc?.stop();
+  });
+
+  const dataOf = (e: EventEnvelope) => e.data as Record<string, any>;
+
+  /** A webhook at `receiver` (answering 500) that the dispatcher disabled; resolves once no delivery of it is pending. */
+  async function autoDisabledWebhook(receiver: TestReceiver): Promise<{ id: string; secret: string; disabledReason: string }> {
+    receiver.status = 500;
+    const hook = (await admin.post('/v1/webhooks', { url: receiver.url, events: ['decision.created'] })).body;
+    receiver.secret = hook.secret;
+    await admin.post('/v1/check', { content: 'this will never arrive', policyId: 'default' });
+    const disabled = await eventually(async () => {
+      const r = await admin.get(`/v1/webhooks/${hook.id}`);
+      return r.body.enabled === false ? r.body : undefined;
+    }, 'the webhook disabled');
+    // Its delivery is over: cancelled when its next attempt came due, or given up.
+    await eventually(async () => {
+      const attempts = await attemptsOf(admin, hook.id);
+      const cancelled = (await log.events('deliveries')).some((e) => e.type === 'webhook.delivery.cancelled' && dataOf(e).webhookId === hook.id);
+      return cancelled || attempts[0]?.nextAttemptAt === null ? true : undefined;
+    }, 'its pending delivery cancelled');
+    return { id: hook.id, secret: hook.secret, disabledReason: disabled.disabledReason };
+  }
 
   it('retries on the schedule until the receiver is back, recording every attempt', async () => {
     const receiver = await TestReceiver.start();
@@ -53,24 +80,100 @@ describe('webhook retries: a receiver down then up, auto-disable', () => {
     }
   });
 
-  it('disables a webhook that keeps failing for WEBHOOK_DISABLE_AFTER, and says why', async () => {
+  it('disables a webhook that keeps failing for WEBHOOK_DISABLE_AFTER, says why (on the log too), and sends it nothing more', async () => {
     const receiver = await TestReceiver.start();
-    receiver.status = 500;
+    const witness = await TestReceiver.start('/witness');
     try {
-      const hook = (await admin.post('/v1/webhooks', { url: receiver.url, events: ['decision.created'] })).body;
-      await admin.post('/v1/check', { content: 'this will never arrive', policyId: 'default' });
-      const disabled = await eventually(async () => {
-        const r = await admin.get(`/v1/webhooks/${hook.id}`);
-        return r.body.enabled === false ? r.body : undefined;
-      }, 'the webhook disabled');
-      expect(disabled.disabledReason).toMatch(/failed since/);
+      const hook = await autoDisabledWebhook(receiver);
+      expect(hook.disabledReason).toMatch(/failed since/);
       const attempts = await attemptsOf(admin, hook.id);
       expect(attempts.length).toBeGreaterThanOrEqual(2);
       expect(attempts.every((a) => a.status === 'failed')).toBe(true);
+      const event = await log.find('webhooks', (e) => e.type === 'webhook.auto_disabled' && dataOf(e).webhookId === hook.id, 'webhook.auto_disabled on the log');
+      expect(event.data).toEqual({
+        webhookId: hook.id, reason: hook.disabledReason, failingSince: attempts.at(-1).timestamp, lastError: expect.stringContaining('500'),
+      });
 
-      // Disabled: a new event is not delivered to it; enabling it clears the reason.
+      // Disabled: a new event is not planned for it (its deliveries are on the log before
+      // the witness gets it), nor sent to it (a later event reached the witness: the
+      // dispatcher is past it).
+      const w = (await admin.post('/v1/webhooks', { url: witness.url, events: ['decision.created'] })).body;
+      witness.secret = w.secret;
+      const received = receiver.received.length;
+      const check = await admin.post('/v1/check', { content: 'while auto-disabled', policyId: 'default' });
+      const seen = await witness.next(witness.ofType('decision.created', check.body.decisionId));
+      const planned = (await log.events('deliveries')).filter((e) => e.type === 'webhook.delivery.scheduled' && dataOf(e).eventId === seen.body.id);
+      expect(planned.map((e) => dataOf(e).webhookId)).toEqual([w.id]);
+      const later = await admin.post('/v1/check', { content: 'later', policyId: 'default' });
+      await witness.next(witness.ofType('decision.created', later.body.decisionId));
+      expect(receiver.received.length).toBe(received);
+      expect((await attemptsOf(admin, hook.id)).filter((a) => a.eventId === seen.body.id)).toEqual([]);
+
+      // Enabling it clears the reason.
       const enabled = await admin.request('PATCH', `/v1/webhooks/${hook.id}`, { enabled: true });
       expect(enabled.body).toMatchObject({ enabled: true, disabledReason: null });
+    } finally {
+      await receiver.close();
+      await witness.close();
+    }
+  });
+
+  it('does not disable a webhook turned back on at its first failure: the failures before count no more', async () => {
+    const receiver = await TestReceiver.start();
+    try {
+      const hook = await autoDisabledWebhook(receiver);
+      expect((await admin.request('PATCH', `/v1/webhooks/${hook.id}`, { enabled: true })).body.enabled).toBe(true);
+      // The next delivery fails once, then is acknowledged.
+      let answers = 0;
+      receiver.respond = () => (answers++ === 0 ? 500 : 200);
+      const check = await admin.post('/v1/check', { content: 'after turning it back on', policyId: 'default' });
+      const ofCheck = receiver.ofType('decision.created', check.body.decisionId);
+      const delivered = await receiver.next((r) => ofCheck(r) && r.answered === 200);
+      expect(delivered.verified).toBe(true);
+      const attempts = await eventually(async () => {
+        const list = await attemptsOf(admin, hook.id, delivered.body.id);
+        return list.some((a) => a.status === 'succeeded') ? list : undefined;
+      }, 'the delivery recorded');
+      expect(attempts.map((a) => [a.attempt, a.status])).toEqual([[2, 'succeeded'], [1, 'failed']]);
+      expect((await admin.get(`/v1/webhooks/${hook.id}`)).body).toMatchObject({ enabled: true, disabledReason: null });
+      expect(receiver.received.filter(ofCheck).map((r) => r.answered)).toEqual([500, 200]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it.each([
+    ['disabled (PATCH enabled=false)', 'webhook_disabled'],
+    ['deleted', 'webhook_deleted'],
+  ])('cancels the pending retries of a webhook %s, sending nothing more', async (_what, reason) => {
+    const receiver = await TestReceiver.start();
+    try {
+      const hook = (await admin.post('/v1/webhooks', { url: receiver.url, events: ['decision.created'] })).body;
+      receiver.secret = hook.secret;
+      // The first attempt is held until the webhook is changed, then fails: its retry
+      // comes due after the change.
+      let arrived!: () => void;
+      const arrival = new Promise<void>((r) => (arrived = r));
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      receiver.respond = () => (arrived(), released.then(() => 503));
+      await admin.post('/v1/check', { content: `cancelled when ${reason}`, policyId: 'default' });
+      await arrival;
+      const change = reason === 'webhook_deleted'
+        ? await admin.delete(`/v1/webhooks/${hook.id}`)
+        : await admin.request('PATCH', `/v1/webhooks/${hook.id}`, { enabled: false });
+      expect(change.status).toBe(200);
+      release();
+
+      const cancelled = await log.find('deliveries', (e) => e.type === 'webhook.delivery.cancelled' && dataOf(e).webhookId === hook.id, 'the retry cancelled');
+      expect(dataOf(cancelled).reason).toBe(reason);
+      const ofDelivery = (await log.events('deliveries')).filter((e) => dataOf(e).deliveryId === dataOf(cancelled).deliveryId);
+      expect(ofDelivery.map((e) => [e.type, dataOf(e).attempt ?? null, dataOf(e).status ?? null])).toEqual([
+        ['webhook.delivery.scheduled', null, null],
+        ['webhook.delivery.attempted', 1, 'failed'],
+        ['webhook.delivery.cancelled', null, null],
+      ]);
+      expect(receiver.received.map((r) => r.answered)).toEqual([503]);
     } finally {
       await receiver.close();
     }

@@ -1,8 +1,13 @@
+import { spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
+import { request } from 'node:http';
 import * as path from 'node:path';
-import { ApiClient, e2eMode, expectErrorBody, RunningService, startService } from '@cds/testing';
-import { SIGNATURE_HEADER, verifySignature, WebhookSignatureError } from '@cds/webhooks';
-import { eventually, TestReceiver } from './webhook-test-receiver';
+import { TOPICS } from '@cds/events';
+import { ApiClient, e2eMode, expectErrorBody, freePort, infraEnv, prefixOf, RunningService, startService } from '@cds/testing';
+import { SIGNATURE_HEADER, signPayload, verifySignature, WebhookSignatureError } from '@cds/webhooks';
+import { deliveryHandler } from '../../examples/webhook-receiver/receiver-handler';
+import { DeploymentLog, eventually, TestReceiver } from './webhook-test-receiver';
 
 const ALL_EVENTS = [
   'decision.created', 'decision.flagged', 'decision.blocked', 'agent.guardrail.blocked', 'agent.guardrail.approval_required',
@@ -100,6 +105,59 @@ describe('webhooks: registration, signed deliveries, test events', () => {
       }
     });
 
+    it('refuses null and wrong types on every route with 400/422 {error, code, details}, never a 500, and stores nothing', async () => {
+      const { id } = await register(sink.url, ['decision.created']);
+      const before = (await admin.get(`/v1/webhooks/${id}`)).body;
+      const url = sink.url;
+      const events = ['decision.created'];
+      const cases: [string, string, unknown, number][] = [
+        ['POST', '/v1/webhooks', { url: null, events }, 422],
+        ['POST', '/v1/webhooks', { url, events: null }, 422],
+        ['POST', '/v1/webhooks', { url: 5, events }, 422],
+        ['POST', '/v1/webhooks', { url: [url], events }, 422],
+        ['POST', '/v1/webhooks', { url, events: [null] }, 422],
+        ['POST', '/v1/webhooks', { url, events: 'decision.created' }, 422],
+        ['POST', '/v1/webhooks', { url, events, description: 7 }, 422],
+        ['POST', '/v1/webhooks', '[]', 400],
+        ['POST', '/v1/webhooks', 'null', 400],
+        ['POST', '/v1/webhooks', '{"url":', 400],
+        ['PATCH', `/v1/webhooks/${id}`, { events: null }, 422],
+        ['PATCH', `/v1/webhooks/${id}`, { enabled: null }, 422],
+        ['PATCH', `/v1/webhooks/${id}`, { url: null }, 422],
+        ['PATCH', `/v1/webhooks/${id}`, { url: 5 }, 422],
+        ['PATCH', `/v1/webhooks/${id}`, { url: '' }, 422],
+        ['PATCH', `/v1/webhooks/${id}`, { events: [] }, 422],
+        ['PATCH', `/v1/webhooks/${id}`, { events: [1] }, 422],
+        ['PATCH', `/v1/webhooks/${id}`, { enabled: 'true' }, 422],
+        ['PATCH', `/v1/webhooks/${id}`, { enabled: 1 }, 422],
+        ['PATCH', `/v1/webhooks/${id}`, { description: 7 }, 422],
+        ['PATCH', `/v1/webhooks/${id}`, { description: 'x'.repeat(501) }, 422],
+        ['PATCH', `/v1/webhooks/${id}`, '[]', 400],
+        ['PATCH', `/v1/webhooks/${id}`, 'null', 400],
+        ['POST', `/v1/webhooks/${id}/test`, { eventType: null }, 422],
+        ['POST', `/v1/webhooks/${id}/test`, { eventType: 5 }, 422],
+        ['POST', `/v1/webhooks/${id}/test`, { eventType: ['decision.created'] }, 422],
+        ['POST', `/v1/webhooks/${id}/test`, {}, 422],
+        ['POST', `/v1/webhooks/${id}/test`, '[]', 400],
+        ...['abc', '-1', '0', '100000', '1.5', '', '1&limit=2', '1e2'].map((limit): [string, string, unknown, number] => [
+          'GET', `/v1/webhooks/${id}/deliveries?limit=${limit}`, undefined, 422,
+        ]),
+      ];
+      for (const [method, route, body, status] of cases) {
+        const r = await admin.request(method, route, body);
+        expect({ method, route, body, status: r.status }).toEqual({ method, route, body, status });
+        expectErrorBody(r.body);
+      }
+      // Nothing was stored: the webhook reads as before, with a boolean `enabled`.
+      expect((await admin.get(`/v1/webhooks/${id}`)).body).toEqual(before);
+      expect((await admin.get('/v1/webhooks')).body.webhooks.filter((w: any) => typeof w.enabled !== 'boolean' || !Array.isArray(w.events))).toEqual([]);
+      // `description: null` clears the description.
+      const cleared = await admin.request('PATCH', `/v1/webhooks/${id}`, { description: null });
+      expect(cleared.status).toBe(200);
+      expect(cleared.body).toMatchObject({ description: null, enabled: true, events });
+      expect((await admin.get(`/v1/webhooks/${id}`)).body).toMatchObject({ description: null, enabled: true, events, url });
+    });
+
     it('DELETE answers 200 {id, deleted: true}; the webhook then answers 404 everywhere', async () => {
       const { id } = await register(sink.url, ['decision.created']);
       const r = await admin.delete(`/v1/webhooks/${id}`);
@@ -136,15 +194,34 @@ describe('webhooks: registration, signed deliveries, test events', () => {
     });
 
     it('keeps the secret out of the log and the read models (sealed with AES-256-GCM)', async () => {
-      const { secret } = await register(sink.url, ['decision.created']);
-      if (e2eMode() !== 'embedded') return; // the distributed deployment keeps them in Kafka and Elasticsearch
-      const files: string[] = [];
-      const walk = (dir: string) => {
-        for (const f of fs.readdirSync(dir, { withFileTypes: true })) (f.isDirectory() ? walk : (p: string) => files.push(p))(path.join(dir, f.name));
-      };
-      walk(svc.dataDir);
-      expect(files.some((f) => f.includes(`${path.sep}log${path.sep}`))).toBe(true);
-      for (const f of files) expect({ f, found: fs.readFileSync(f).includes(secret) }).toEqual({ f, found: false });
+      const { id, secret } = await register(sink.url, ['decision.created']);
+      await admin.post(`/v1/webhooks/${id}/test`, { eventType: 'decision.created' }); // an attempt recorded too
+      const log = await DeploymentLog.open(svc);
+      try {
+        const created = await log.find('webhooks', (e) => e.type === 'webhook.created' && (e.data as any).webhookId === id, 'webhook.created on the log');
+        expect((created.data as any).secretCiphertext).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+        for (const topic of TOPICS) expect({ topic, found: JSON.stringify(await log.events(topic)).includes(secret) }).toEqual({ topic, found: false });
+      } finally {
+        await log.close();
+      }
+      if (e2eMode() === 'embedded') {
+        // Every file of the deployment: the log's segments and the SQLite read models.
+        const files: string[] = [];
+        const walk = (dir: string) => {
+          for (const f of fs.readdirSync(dir, { withFileTypes: true })) (f.isDirectory() ? walk : (p: string) => files.push(p))(path.join(dir, f.name));
+        };
+        walk(svc.dataDir);
+        expect(files.some((f) => f.includes(`${path.sep}log${path.sep}`))).toBe(true);
+        expect(files.some((f) => f.endsWith('.sqlite'))).toBe(true);
+        for (const f of files) expect({ f, found: fs.readFileSync(f).includes(secret) }).toEqual({ f, found: false });
+      } else {
+        // Every document of the deployment's indices (the webhook's among them).
+        const r = await fetch(`${infraEnv().ELASTICSEARCH_URL}/${prefixOf(svc.dataDir)}-*/_search?size=10000`, { method: 'POST' });
+        expect(r.status).toBe(200);
+        const text = await r.text();
+        expect(text).toContain(`"webhookId":"${id}"`);
+        expect(text).not.toContain(secret);
+      }
     });
   });
 
@@ -210,27 +287,41 @@ describe('webhooks: registration, signed deliveries, test events', () => {
     });
 
     it('PATCH enabled=false stops deliveries; enabling again resumes them', async () => {
-      const { id } = await register(sink.url, ['decision.created']);
+      const muted = await TestReceiver.start('/muted');
       const witness = await TestReceiver.start('/witness');
+      const log = await DeploymentLog.open(svc);
       try {
+        const { id, secret } = await register(muted.url, ['decision.created']);
+        muted.secret = secret;
         const w = await register(witness.url, ['decision.created']);
         witness.secret = w.secret;
         expect((await admin.request('PATCH', `/v1/webhooks/${id}`, { enabled: false })).body.enabled).toBe(false);
         const check = await admin.post('/v1/check', { content: 'while disabled', policyId: 'default' });
-        // The witness receiving the event means it was planned: the disabled webhook got no delivery.
+        // The witness receiving the event means its deliveries were planned (on the log
+        // before any is sent): none for the disabled webhook.
         const seen = await witness.next(witness.ofType('decision.created', check.body.decisionId));
-        const attempts = await admin.get(`/v1/webhooks/${id}/deliveries`);
-        expect(attempts.body.deliveries.filter((d: any) => d.eventId === seen.body.id)).toEqual([]);
+        const planned = (await log.events('deliveries')).filter((e) => e.type === 'webhook.delivery.scheduled' && (e.data as any).eventId === seen.body.id);
+        expect(planned.map((e) => (e.data as any).webhookId)).toContain(w.id);
+        expect(planned.map((e) => (e.data as any).webhookId)).not.toContain(id);
+        // A later event reaching the witness too: the dispatcher is past the first one.
+        const later = await admin.post('/v1/check', { content: 'later, still disabled', policyId: 'default' });
+        await witness.next(witness.ofType('decision.created', later.body.decisionId));
+        expect(muted.received).toEqual([]);
+        expect((await admin.get(`/v1/webhooks/${id}/deliveries`)).body.deliveries).toEqual([]);
 
         await admin.request('PATCH', `/v1/webhooks/${id}`, { enabled: true });
         const again = await admin.post('/v1/check', { content: 'enabled again', policyId: 'default' });
-        const delivered = await witness.next(witness.ofType('decision.created', again.body.decisionId));
+        const delivered = await muted.next(muted.ofType('decision.created', again.body.decisionId));
+        expect(delivered.verified).toBe(true);
         await eventually(async () => {
           const r = await admin.get(`/v1/webhooks/${id}/deliveries`);
           return r.body.deliveries.find((d: any) => d.eventId === delivered.body.id && d.status === 'succeeded');
         }, 'a delivery to the re-enabled webhook');
+        expect(muted.received.map((r) => r.body.data.id)).toEqual([again.body.decisionId]);
       } finally {
+        await log.close();
         await witness.close();
+        await muted.close();
       }
     });
 
@@ -299,5 +390,86 @@ describe('webhooks: registration, signed deliveries, test events', () => {
       expect(r.body.code).toBe('INVALID_WEBHOOK_EVENT');
       expect((await admin.post(`/v1/webhooks/${id}/test`, {})).status).toBe(422);
     });
+  });
+});
+
+describe('examples/webhook-receiver', () => {
+  const ROOT = path.resolve(__dirname, '../..');
+
+  /** POSTs `chunks` chunks of 64 KiB as they drain; resolves with the answer, or the error
+   * when the receiver cut the connection first. */
+  function postChunked(port: number, chunks: number): Promise<{ status?: number; error?: string }> {
+    return new Promise((resolve) => {
+      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'content-type': 'application/json' } });
+      req.on('response', (res) => (res.resume(), resolve({ status: res.statusCode })));
+      req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      let sent = 0;
+      const write = () => {
+        while (sent < chunks) {
+          sent++;
+          if (!req.write(chunk)) return void req.once('drain', write);
+        }
+        req.end();
+      };
+      write();
+    });
+  }
+
+  it('answers an oversized body once, however many of its chunks come before the 413 is flushed', () => {
+    // Chunks parsed from one socket read reach the handler back to back: a second
+    // writeHead would throw ERR_HTTP_HEADERS_SENT out of the 'data' listener (and the process).
+    const req = Object.assign(new EventEmitter(), { headers: {}, destroyed: false, destroy: () => void (req.destroyed = true) });
+    const heads: number[] = [];
+    let flushed: (() => void) | undefined;
+    const res = {
+      headersSent: false,
+      writeHead(code: number) {
+        if (this.headersSent) throw Object.assign(new Error('Cannot write headers after they are sent to the client'), { code: 'ERR_HTTP_HEADERS_SENT' });
+        this.headersSent = true;
+        heads.push(code);
+        return this;
+      },
+      end(cb?: () => void) {
+        flushed = cb;
+        return this;
+      },
+    };
+    const quiet = { log: () => undefined, warn: () => undefined };
+    deliveryHandler(['whsec_x'], 1024, quiet)(req as any, res as any);
+    for (let i = 0; i < 4; i++) req.emit('data', Buffer.alloc(512));
+    req.emit('end');
+    flushed?.();
+    expect(heads).toEqual([413]);
+    expect(req.destroyed).toBe(true);
+  });
+
+  it('answers 413 to an oversized body (sent in many chunks) and keeps serving signed deliveries', async () => {
+    const port = await freePort();
+    const secret = 'whsec_example-receiver-e2e';
+    const proc = spawn(process.execPath, ['-r', './scripts/train-text/register.js', 'examples/webhook-receiver/receiver.ts'], {
+      cwd: ROOT, env: { ...process.env, WEBHOOK_SECRET: secret, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    proc.stdout!.on('data', (d) => (out += d));
+    proc.stderr!.on('data', (d) => (out += d));
+    const exited = new Promise((r) => proc.once('exit', r));
+    try {
+      await eventually(async () => (out.includes('webhook receiver on') ? true : proc.exitCode !== null ? false : undefined), 'the receiver listening');
+      expect(proc.exitCode).toBeNull();
+      const big = await postChunked(port, 40); // 2.5 MiB, over its 1 MiB limit
+      expect(big.status === 413 || big.error === 'ECONNRESET' || big.error === 'EPIPE').toBe(true);
+
+      const body = JSON.stringify({ id: 'evt_example', type: 'decision.created', createdAt: new Date().toISOString(), data: { id: 'dec_example' } });
+      const post = (signature: string) =>
+        fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { [SIGNATURE_HEADER]: signature, 'content-type': 'application/json' }, body });
+      const now = Math.floor(Date.now() / 1000);
+      expect((await post(signPayload(secret, body, now))).status).toBe(200);
+      expect((await post(signPayload('whsec_another', body, now))).status).toBe(401);
+      expect({ exitCode: proc.exitCode, out }).toEqual({ exitCode: null, out: expect.not.stringMatching(/ERR_HTTP_HEADERS_SENT/) });
+    } finally {
+      proc.kill('SIGTERM');
+      await exited;
+    }
   });
 });

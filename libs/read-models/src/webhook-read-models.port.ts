@@ -14,15 +14,22 @@ export interface WebhookReadModels {
   /** The tenant's live webhooks, oldest first. */
   listWebhooks(tenantId: string): Promise<WebhookDoc[]>;
   getDelivery(tenantId: string, deliveryId: string): Promise<DeliveryDoc | null>;
-  /** Deliveries still `pending` in every tenant, soonest due first. */
-  listPendingDeliveries(limit: number): Promise<DeliveryDoc[]>;
+  /** Deliveries still `pending` in every tenant, in (nextAttemptAt, deliveryId) order:
+   * up to `limit` of those after `after` (keyset paging, so a page costs the same at any
+   * depth and no search window caps the walk). A pending delivery always has a due time. */
+  listPendingDeliveries(limit: number, after?: PendingCursor | null): Promise<DeliveryDoc[]>;
   /** Attempts of the webhook's deliveries (test deliveries included), newest first. */
   listDeliveryAttempts(tenantId: string, webhookId: string, limit: number): Promise<DeliveryAttemptDoc[]>;
-  /** Time of the first failed attempt since the webhook's last successful one (null
-   * when the latest attempt succeeded or there is none): how long it has been failing. */
-  webhookFailingSince(tenantId: string, webhookId: string): Promise<string | null>;
+  /** Time of the first failed attempt after both the webhook's last successful one and
+   * `notBefore` (null when there is none): how long it has been failing. `notBefore` is
+   * where the count restarts besides a success, e.g. the webhook's last update (turned
+   * back on after an auto-disable). */
+  webhookFailingSince(tenantId: string, webhookId: string, notBefore?: string | null): Promise<string | null>;
   getBatch(tenantId: string, batchId: string): Promise<BatchDoc | null>;
 }
+
+/** Where a page of pending deliveries ended (its last delivery): the next page starts after it. */
+export type PendingCursor = Pick<DeliveryDoc, 'nextAttemptAt' | 'deliveryId'>;
 
 const METHODS: (keyof WebhookReadModels)[] = [
   'getWebhook', 'listWebhooks', 'getDelivery', 'listPendingDeliveries', 'listDeliveryAttempts', 'webhookFailingSince', 'getBatch',

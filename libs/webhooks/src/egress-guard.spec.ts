@@ -122,6 +122,14 @@ describe('checkEgressUrl', () => {
     expect((await refusal('http://empty.example.com/', { resolve: resolvesTo() })).reason).toBe('dns_failure');
   });
 
+  it('gives up on a host that does not resolve within resolveTimeoutMs (dns_timeout)', async () => {
+    const hanging: Resolver = () => new Promise<string[]>(() => undefined);
+    const err = await refusal('http://slow.example.com/', { resolve: hanging, resolveTimeoutMs: 20 });
+    expect(err).toMatchObject({ reason: 'dns_timeout', message: 'DNS lookup of slow.example.com did not answer within 20 ms' });
+    const late: Resolver = () => new Promise((r) => setTimeout(() => r([PUBLIC]), 5));
+    await expect(checkEgressUrl('http://late.example.com/', { resolve: late, resolveTimeoutMs: 1000 })).resolves.toMatchObject({ addresses: [PUBLIC] });
+  });
+
   it('is a 422-kind domain error with a stable code', async () => {
     const err = await refusal('http://127.0.0.1/');
     expect(err).toBeInstanceOf(DomainError);

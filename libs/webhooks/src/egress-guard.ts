@@ -22,6 +22,9 @@ export type Resolver = (hostname: string) => Promise<string[]>;
 
 export interface EgressCheckOptions extends EgressPolicy {
   resolve?: Resolver;
+  /** Give up on a host name that does not resolve within this time (`dns_timeout`).
+   * Unbounded by default: a delivery bounds the whole request with its own timeout. */
+  resolveTimeoutMs?: number;
 }
 
 export interface EgressTarget {
@@ -35,6 +38,7 @@ export type EgressRefusalReason =
   | 'unsupported_scheme'
   | 'credentials_in_url'
   | 'dns_failure'
+  | 'dns_timeout'
   | 'unparseable_address'
   | 'forbidden_address';
 
@@ -79,7 +83,7 @@ export async function checkEgressUrl(raw: string, options: EgressCheckOptions = 
   }
   // The WHATWG parser has already turned `0x7f000001`, `0177.0.0.1`, `127.1`... into dotted decimal.
   const literal = parseIp(url.hostname) ? [url.hostname.replace(/^\[|\]$/g, '')] : null;
-  const addresses = literal ?? (await resolveHost(url.hostname, options.resolve ?? resolveWithDns));
+  const addresses = literal ?? (await resolveHost(url.hostname, options.resolve ?? resolveWithDns, options.resolveTimeoutMs));
   for (const address of addresses) vet(url.hostname, address, options);
   return { url, addresses };
 }
@@ -106,13 +110,23 @@ function parseUrl(raw: string): URL {
   }
 }
 
-async function resolveHost(hostname: string, resolve: Resolver): Promise<string[]> {
+async function resolveHost(hostname: string, resolve: Resolver, timeoutMs?: number): Promise<string[]> {
   let addresses: string[];
+  let timer: NodeJS.Timeout | undefined;
   try {
-    addresses = await resolve(hostname);
+    const lookup = resolve(hostname);
+    addresses = timeoutMs === undefined ? await lookup : await Promise.race([
+      lookup,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new EgressRefusedError('dns_timeout', `DNS lookup of ${hostname} did not answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
   } catch (err) {
+    if (err instanceof EgressRefusedError) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     throw new EgressRefusedError('dns_failure', `DNS lookup failed for ${hostname} (${code})`);
+  } finally {
+    clearTimeout(timer);
   }
   if (addresses.length === 0) throw new EgressRefusedError('dns_failure', `DNS lookup failed for ${hostname} (no addresses)`);
   return addresses;

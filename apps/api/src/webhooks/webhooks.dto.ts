@@ -1,5 +1,7 @@
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf, ValidationOptions,
+} from 'class-validator';
 
 const int = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value);
 
@@ -17,17 +19,22 @@ export class CreateWebhookDto {
   description?: string;
 }
 
+/** Optional, but not nullable: absent leaves the field as it is, null is refused (422).
+ * (`@IsOptional()` would let null through.) */
+const Absent = (o?: ValidationOptions) => ValidateIf((_o, value) => value !== undefined, o);
+
+/** A change of any of the fields. `description: null` clears the description. */
 export class UpdateWebhookDto {
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_URL_LENGTH)
+  @Absent() @IsString() @MinLength(1) @MaxLength(MAX_URL_LENGTH)
   url?: string;
 
-  @IsOptional() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(20) @IsString({ each: true })
+  @Absent() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(20) @IsString({ each: true })
   events?: string[];
 
   @IsOptional() @IsString() @MaxLength(500)
-  description?: string;
+  description?: string | null;
 
-  @IsOptional() @IsBoolean()
+  @Absent() @IsBoolean()
   enabled?: boolean;
 }
 

@@ -1,5 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { DeliveryAttemptStatus } from '@cds/events';
+import { PendingCursor } from '../webhook-read-models.port';
 import { MAX_RESULT_WINDOW } from './es-queries';
 
 type Search = Pick<estypes.SearchRequest, 'query' | 'sort' | 'size'>;
@@ -16,10 +17,28 @@ export function liveWebhooksSearch(tenantId: string): Search {
   };
 }
 
-/** Pending deliveries of every tenant, soonest due first. */
-export function pendingDeliveriesSearch(limit: number): Search {
+/** Pending deliveries of every tenant in (nextAttemptAt, deliveryId) order, those after
+ * `after` (keyset paging: the cursor is a range filter, so a walk through any number of
+ * pending deliveries never goes deeper than MAX_RESULT_WINDOW into one search). The
+ * keyword order of the node (UTF-8 bytes) is SQLite's BINARY order: both adapters page alike. */
+export function pendingDeliveriesSearch(limit: number, after: PendingCursor | null = null): Search {
+  const filter: estypes.QueryDslQueryContainer[] = [{ term: { state: 'pending' } }];
+  if (after) {
+    const due = after.nextAttemptAt;
+    filter.push(due === null
+      ? { bool: { should: [{ exists: { field: 'nextAttemptAt' } }, { range: { deliveryId: { gt: after.deliveryId } } }], minimum_should_match: 1 } }
+      : {
+        bool: {
+          should: [
+            { range: { nextAttemptAt: { gt: due } } },
+            { bool: { filter: [{ term: { nextAttemptAt: due } }, { range: { deliveryId: { gt: after.deliveryId } } }] } },
+          ],
+          minimum_should_match: 1,
+        },
+      });
+  }
   return {
-    query: { term: { state: 'pending' } },
+    query: { bool: { filter } },
     sort: [{ nextAttemptAt: { order: 'asc', missing: '_first' } }, { deliveryId: 'asc' }],
     size: sizeOf(limit),
   };
@@ -35,11 +54,12 @@ export function deliveryAttemptsSearch(tenantId: string, webhookId: string, limi
 }
 
 /** The webhook's latest attempt with `status` (`order: 'desc'`), or its first one after
- * `after` (`order: 'asc'`): the two steps of `webhookFailingSince`. */
+ * both `after` and `notBefore` (`order: 'asc'`): the two steps of `webhookFailingSince`. */
 export function attemptWithStatusSearch(
   tenantId: string, webhookId: string, status: DeliveryAttemptStatus, order: 'asc' | 'desc', after: string | null = null,
+  notBefore: string | null = null,
 ): Search {
   const filter: estypes.QueryDslQueryContainer[] = [{ term: { tenantId } }, { term: { webhookId } }, { term: { status } }];
-  if (after) filter.push({ range: { timestamp: { gt: after } } });
+  for (const bound of [after, notBefore]) if (bound) filter.push({ range: { timestamp: { gt: bound } } });
   return { query: { bool: { filter } }, sort: [{ timestamp: order }], size: 1 };
 }

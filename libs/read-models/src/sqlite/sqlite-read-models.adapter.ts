@@ -11,7 +11,7 @@ import { DocWrite, toDocWrites } from '../projection';
 import { ProjectedEvent, ReadModels } from '../read-models.port';
 import { PositionWaiters } from '../position-waiters';
 import { toWebhookDocWrites } from '../webhook-projection';
-import { WebhookReadModels } from '../webhook-read-models.port';
+import { PendingCursor, WebhookReadModels } from '../webhook-read-models.port';
 import { SqliteWebhookStore, WEBHOOK_SCHEMA } from './sqlite-webhooks.store';
 
 const SCHEMA = `
@@ -302,16 +302,16 @@ export class SqliteReadModels implements ReadModels, WebhookReadModels {
     return this.webhooks.getDelivery(tenantId, deliveryId);
   }
 
-  listPendingDeliveries(limit: number): Promise<DeliveryDoc[]> {
-    return this.webhooks.listPendingDeliveries(limit);
+  listPendingDeliveries(limit: number, after?: PendingCursor | null): Promise<DeliveryDoc[]> {
+    return this.webhooks.listPendingDeliveries(limit, after);
   }
 
   listDeliveryAttempts(tenantId: string, webhookId: string, limit: number): Promise<DeliveryAttemptDoc[]> {
     return this.webhooks.listDeliveryAttempts(tenantId, webhookId, limit);
   }
 
-  webhookFailingSince(tenantId: string, webhookId: string): Promise<string | null> {
-    return this.webhooks.webhookFailingSince(tenantId, webhookId);
+  webhookFailingSince(tenantId: string, webhookId: string, notBefore?: string | null): Promise<string | null> {
+    return this.webhooks.webhookFailingSince(tenantId, webhookId, notBefore);
   }
 
   getBatch(tenantId: string, batchId: string): Promise<BatchDoc | null> {

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { BatchDoc, DeliveryAttemptDoc, DeliveryDoc, WebhookDoc } from '../documents';
 import { WebhookDocWrite } from '../webhook-projection';
-import { WebhookReadModels } from '../webhook-read-models.port';
+import { PendingCursor, WebhookReadModels } from '../webhook-read-models.port';
 
 export const WEBHOOK_SCHEMA = `
 CREATE TABLE IF NOT EXISTS webhooks (
@@ -11,7 +11,8 @@ CREATE INDEX IF NOT EXISTS webhooks_by_tenant ON webhooks (tenant_id, deleted, c
 CREATE TABLE IF NOT EXISTS deliveries (
   delivery_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, state TEXT NOT NULL, next_attempt_at TEXT,
   pos INTEGER NOT NULL, body TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS deliveries_pending ON deliveries (state, next_attempt_at) WHERE state = 'pending';
+DROP INDEX IF EXISTS deliveries_pending;
+CREATE INDEX IF NOT EXISTS deliveries_pending_pages ON deliveries (next_attempt_at, delivery_id) WHERE state = 'pending';
 CREATE TABLE IF NOT EXISTS delivery_attempts (
   delivery_id TEXT NOT NULL, attempt INTEGER NOT NULL, tenant_id TEXT NOT NULL, webhook_id TEXT, status TEXT NOT NULL,
   ts TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (delivery_id, attempt));
@@ -73,16 +74,22 @@ export class SqliteWebhookStore implements WebhookReadModels {
     return parse(this.s.getDelivery.get(tenantId, deliveryId));
   }
 
-  async listPendingDeliveries(limit: number): Promise<DeliveryDoc[]> {
-    return this.s.pendingDeliveries.all(limit).map((r) => parse<DeliveryDoc>(r)!);
+  async listPendingDeliveries(limit: number, after: PendingCursor | null = null): Promise<DeliveryDoc[]> {
+    // NULLs sort first (none is expected: a pending delivery always has a due time).
+    const rows = !after
+      ? this.s.pendingDeliveries.all(limit)
+      : after.nextAttemptAt === null
+        ? this.s.pendingDeliveriesAfterUndated.all(after.deliveryId, limit)
+        : this.s.pendingDeliveriesAfter.all(after.nextAttemptAt, after.deliveryId, limit);
+    return rows.map((r) => parse<DeliveryDoc>(r)!);
   }
 
   async listDeliveryAttempts(tenantId: string, webhookId: string, limit: number): Promise<DeliveryAttemptDoc[]> {
     return this.s.attemptsOfWebhook.all(tenantId, webhookId, limit).map((r) => parse<DeliveryAttemptDoc>(r)!);
   }
 
-  async webhookFailingSince(tenantId: string, webhookId: string): Promise<string | null> {
-    const row = this.s.failingSince.get(tenantId, webhookId, tenantId, webhookId) as { since: string | null } | undefined;
+  async webhookFailingSince(tenantId: string, webhookId: string, notBefore: string | null = null): Promise<string | null> {
+    const row = this.s.failingSince.get(tenantId, webhookId, tenantId, webhookId, notBefore ?? '') as { since: string | null } | undefined;
     return row?.since ?? null;
   }
 
@@ -103,13 +110,20 @@ function prepare(db: Database.Database) {
     updateDelivery: db.prepare('UPDATE deliveries SET body = ?, pos = ?, state = ?, next_attempt_at = ? WHERE tenant_id = ? AND delivery_id = ?'),
     getDelivery: db.prepare('SELECT body FROM deliveries WHERE tenant_id = ? AND delivery_id = ?'),
     pendingDeliveries: db.prepare(`SELECT body FROM deliveries WHERE state = 'pending' ORDER BY next_attempt_at, delivery_id LIMIT ?`),
+    pendingDeliveriesAfter: db.prepare(
+      `SELECT body FROM deliveries WHERE state = 'pending' AND (next_attempt_at, delivery_id) > (?, ?) ORDER BY next_attempt_at, delivery_id LIMIT ?`,
+    ),
+    pendingDeliveriesAfterUndated: db.prepare(
+      `SELECT body FROM deliveries WHERE state = 'pending' AND (next_attempt_at IS NOT NULL OR delivery_id > ?)
+         ORDER BY next_attempt_at, delivery_id LIMIT ?`,
+    ),
     insertAttempt: db.prepare(
       'INSERT OR IGNORE INTO delivery_attempts (delivery_id, attempt, tenant_id, webhook_id, status, ts, pos, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     attemptsOfWebhook: db.prepare('SELECT body FROM delivery_attempts WHERE tenant_id = ? AND webhook_id = ? ORDER BY ts DESC, pos DESC LIMIT ?'),
     failingSince: db.prepare(
       `SELECT min(ts) AS since FROM delivery_attempts WHERE tenant_id = ? AND webhook_id = ? AND status = 'failed'
-         AND ts > coalesce((SELECT max(ts) FROM delivery_attempts WHERE tenant_id = ? AND webhook_id = ? AND status = 'succeeded'), '')`,
+         AND ts > max(coalesce((SELECT max(ts) FROM delivery_attempts WHERE tenant_id = ? AND webhook_id = ? AND status = 'succeeded'), ''), ?)`,
     ),
     insertBatch: db.prepare('INSERT OR IGNORE INTO batches (batch_id, tenant_id, pos, body) VALUES (?, ?, ?, ?)'),
     getBatchRow: db.prepare('SELECT pos, body FROM batches WHERE tenant_id = ? AND batch_id = ?'),

@@ -1,9 +1,11 @@
 import { DeliveryAttempted, DeliveryCancelled, DeliveryCancelledV1, envelope, WebhookAutoDisabled } from '@cds/events';
 import { EventLog } from '@cds/event-log';
-import { WebhookReadModels } from '@cds/read-models';
-import { attemptRecord, EgressPolicy, failedTooLong, nextAttemptAt, openSecret, RetrySchedule, sendSigned } from '@cds/webhooks';
+import { WebhookDoc, WebhookReadModels } from '@cds/read-models';
+import {
+  attemptRecord, DeliveryResult, EgressPolicy, failedTooLong, nextAttemptAt, openSecret, RetrySchedule, SecretBoxError, sendSigned, SignedSend,
+} from '@cds/webhooks';
 import { appendDurably } from './durable-append';
-import { PendingDelivery } from './delivery-queue';
+import { AttemptOutcome, PendingDelivery } from './delivery-queue';
 
 export interface AttempterSettings {
   schedule: RetrySchedule;
@@ -16,19 +18,36 @@ export interface AttempterSettings {
 interface Logger {
   warn(message: string): void;
   log(message: string): void;
+  error(message: string): void;
 }
 
-type Destination = { url: string; secret: string } | { cancel: DeliveryCancelledV1['reason'] };
+/** What the attempter does I/O with besides the log and the read models (fakes in unit tests). */
+export interface AttempterDeps {
+  send: (s: SignedSend) => Promise<DeliveryResult>;
+  now: () => Date;
+}
+
+type Destination =
+  | { cancel: DeliveryCancelledV1['reason'] }
+  /** `secret` null: the sealed secret cannot be opened with this process's key (`unopenable` says why). */
+  | { url: string; secret: string | null; unopenable?: string; webhook: WebhookDoc | null };
+
+/** A notBefore that is no bound at all. */
+const EPOCH = new Date(0).toISOString();
 
 /**
  * Makes one attempt of a delivery and records it on the log before anything else
  * happens: the attempt event is what stops a restarted dispatcher from sending a
- * delivery again once a 2xx was recorded. Returns the delivery to retry, or null when
- * it is done (delivered, out of attempts, or cancelled).
+ * delivery again once a 2xx was recorded. Its outcome is explicit (see AttemptOutcome):
+ * once an attempt is recorded, nothing after it (health tracking) can change what
+ * happens to the delivery; when nothing could be recorded, the same attempt is tried
+ * again later.
  */
 export class DeliveryAttempter {
-  /** Since when each webhook has been failing (null: its last attempt succeeded). */
-  private readonly failingSince = new Map<string, string | null>();
+  /** When this process last recorded a 2xx per webhook: a success the read models may not show yet. */
+  private readonly lastSucceeded = new Map<string, string>();
+  /** Failing-since per webhook as last read, with the bound it was read under. */
+  private readonly failing = new Map<string, { since: string; notBefore: string }>();
   /** Webhooks this process disabled, with the version it saw, until the read models show it. */
   private readonly autoDisabled = new Map<string, string>();
 
@@ -38,39 +57,48 @@ export class DeliveryAttempter {
     private readonly settings: AttempterSettings,
     private readonly logger: Logger,
     private readonly stopping: () => boolean,
+    private readonly deps: AttempterDeps = { send: sendSigned, now: () => new Date() },
   ) {}
 
-  async attempt(d: PendingDelivery): Promise<PendingDelivery | null> {
+  async attempt(d: PendingDelivery): Promise<AttemptOutcome> {
     const ref = { deliveryId: d.deliveryId, webhookId: d.webhookId, eventId: d.eventId, eventType: d.eventType };
-    const destination = await this.destinationOf(d);
+    let destination: Destination;
+    try {
+      destination = await this.destinationOf(d);
+    } catch (err) {
+      return { kind: 'retry-later', reason: `cannot read where to send it: ${(err as Error).message}` };
+    }
     if ('cancel' in destination) {
       const event: DeliveryCancelled = envelope('webhook.delivery.cancelled', 1, d.tenantId, d.deliveryId, { ...ref, reason: destination.cancel });
-      await this.append('deliveries', [event]);
-      return null;
+      return (await this.record('deliveries', [event], 'the cancellation')) ?? { kind: 'done' };
     }
-    const startedAt = new Date();
-    const result = await sendSigned({
-      url: destination.url, secret: destination.secret, payload: d.payload as { id: string; type: string }, timeoutMs: this.settings.timeoutMs,
-      egress: this.settings.egress, now: startedAt,
-    });
+    if (destination.secret === null) this.logger.error(`delivery ${d.deliveryId}: ${destination.unopenable}`);
+    const result = destination.secret === null
+      ? unsent(`not sent: ${destination.unopenable}`)
+      : await this.deps.send({
+        url: destination.url, secret: destination.secret, payload: d.payload as { id: string; type: string }, timeoutMs: this.settings.timeoutMs,
+        egress: this.settings.egress, now: this.deps.now(),
+      });
     const attempt = d.attempts + 1;
-    const next = result.ok ? null : nextAttemptAt(this.settings.schedule, attempt, new Date());
+    const next = result.ok ? null : nextAttemptAt(this.settings.schedule, attempt, this.deps.now());
     const record = attemptRecord(ref, attempt, destination.url, result, next);
-    const event: DeliveryAttempted = envelope('webhook.delivery.attempted', 1, d.tenantId, d.deliveryId, record);
-    await this.append('deliveries', [event]);
-    if (d.webhookId) await this.trackHealth(d.tenantId, d.webhookId, result.ok, event.occurredAt, record.error);
-    if (result.ok || !next) {
-      if (!result.ok) this.logger.warn(`delivery ${d.deliveryId} (${d.eventType}) failed after ${attempt} attempts: ${record.error}`);
-      return null;
+    const event: DeliveryAttempted = envelope('webhook.delivery.attempted', 1, d.tenantId, d.deliveryId, record, this.deps.now());
+    const unrecorded = await this.record('deliveries', [event], `attempt ${attempt}`);
+    if (unrecorded) return unrecorded;
+    if (destination.webhook) await this.trackHealth(destination.webhook, result.ok, event.occurredAt, record.error);
+    if (result.ok) return { kind: 'done' };
+    if (!next) {
+      this.logger.warn(`delivery ${d.deliveryId} (${d.eventType}) failed after ${attempt} attempts: ${record.error}`);
+      return { kind: 'done' };
     }
-    return { ...d, attempts: attempt, dueAt: next.getTime() };
+    return { kind: 'retry', next: { ...d, attempts: attempt, dueAt: next.getTime(), deferrals: 0 } };
   }
 
   private async destinationOf(d: PendingDelivery): Promise<Destination> {
     if (d.target.kind === 'batch') {
       const batch = await this.models.getBatch(d.tenantId, d.target.batchId);
       if (!batch?.secretCiphertext) throw new Error(`batch ${d.target.batchId} is not readable yet`);
-      return { url: d.target.url, secret: openSecret(this.settings.secretKey, batch.secretCiphertext) };
+      return { url: d.target.url, ...this.open(batch.secretCiphertext), webhook: null };
     }
     const webhook = await this.models.getWebhook(d.tenantId, d.target.webhookId);
     if (!webhook) return { cancel: 'webhook_deleted' };
@@ -78,28 +106,84 @@ export class DeliveryAttempter {
     if (disabledAt !== undefined && webhook.updatedAt <= disabledAt) return { cancel: 'webhook_disabled' };
     this.autoDisabled.delete(webhook.webhookId);
     if (!webhook.enabled) return { cancel: 'webhook_disabled' };
-    return { url: webhook.url, secret: openSecret(this.settings.secretKey, webhook.secretCiphertext) };
+    return { url: webhook.url, ...this.open(webhook.secretCiphertext), webhook };
   }
 
-  /** Auto-disable: a webhook whose attempts have all failed for WEBHOOK_DISABLE_AFTER is turned off. */
-  private async trackHealth(tenantId: string, webhookId: string, ok: boolean, at: string, error: string | null): Promise<void> {
-    if (ok) return void this.failingSince.set(webhookId, null);
-    let since = this.failingSince.get(webhookId);
-    if (since === undefined) since = await this.models.webhookFailingSince(tenantId, webhookId);
-    since ??= at;
-    this.failingSince.set(webhookId, since);
-    if (!failedTooLong(since, new Date(at), this.settings.disableAfterMs)) return;
-    const webhook = await this.models.getWebhook(tenantId, webhookId);
-    if (!webhook?.enabled || this.autoDisabled.has(webhookId)) return;
-    const reason = `every delivery attempt failed since ${since}`;
-    const event: WebhookAutoDisabled = envelope('webhook.auto_disabled', 1, tenantId, webhookId, { webhookId, reason, failingSince: since, lastError: error });
+  /** An unopenable secret is a failed attempt like any other (recorded, on the schedule),
+   * not a fault to retry at once: another key will not appear by itself. */
+  private open(box: string): { secret: string | null; unopenable?: string } {
+    try {
+      return { secret: openSecret(this.settings.secretKey, box) };
+    } catch (err) {
+      if (!(err instanceof SecretBoxError)) throw err;
+      return { secret: null, unopenable: err.message };
+    }
+  }
+
+  /** Null once on the log; a `retry-later` when the process stops before the log took it
+   * (the attempt is then made again after the restart: at least once). */
+  private async record(topic: 'deliveries', events: Parameters<typeof appendDurably>[2], what: string): Promise<AttemptOutcome | null> {
+    try {
+      await this.append(topic, events);
+      return null;
+    } catch (err) {
+      return { kind: 'retry-later', reason: `${what} was not recorded: ${(err as Error).message}` };
+    }
+  }
+
+  /** Health tracking never decides a delivery's outcome: a failure here is logged, and
+   * the next failed attempt looks again. */
+  private async trackHealth(webhook: WebhookDoc, ok: boolean, at: string, error: string | null): Promise<void> {
+    try {
+      await this.checkHealth(webhook, ok, at, error);
+    } catch (err) {
+      this.logger.warn(`webhook ${webhook.webhookId}: health not checked after this attempt: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * Auto-disable: a webhook whose attempts have all failed for WEBHOOK_DISABLE_AFTER is
+   * turned off. The count restarts at a success (this process's, or one only the read
+   * models know of, such as a test delivery made by the api) and at any change of the
+   * webhook (`updatedAt`), above all turning it back on after an auto-disable.
+   */
+  private async checkHealth(webhook: WebhookDoc, ok: boolean, at: string, error: string | null): Promise<void> {
+    const { tenantId, webhookId } = webhook;
+    if (ok) {
+      this.lastSucceeded.set(webhookId, at);
+      this.failing.delete(webhookId);
+      return;
+    }
+    const now = new Date(at);
+    const disableAfter = this.settings.disableAfterMs;
+    const notBefore = laterOf(webhook.updatedAt, this.lastSucceeded.get(webhookId) ?? EPOCH);
+    if (!failedTooLong(notBefore, now, disableAfter)) return; // it cannot have been failing that long
+    let known = this.failing.get(webhookId);
+    // Read again when the bound moved or when what was read would disable it: the read
+    // models may know of a later success since.
+    if (!known || known.notBefore !== notBefore || failedTooLong(known.since, now, disableAfter)) {
+      known = { since: (await this.models.webhookFailingSince(tenantId, webhookId, notBefore)) ?? at, notBefore };
+      this.failing.set(webhookId, known);
+    }
+    if (!failedTooLong(known.since, now, disableAfter)) return;
+    const current = await this.models.getWebhook(tenantId, webhookId);
+    if (!current?.enabled || this.autoDisabled.has(webhookId)) return;
+    const reason = `every delivery attempt failed since ${known.since}`;
+    const event: WebhookAutoDisabled = envelope('webhook.auto_disabled', 1, tenantId, webhookId, { webhookId, reason, failingSince: known.since, lastError: error });
     await this.append('webhooks', [event]);
-    this.autoDisabled.set(webhookId, webhook.updatedAt);
-    this.failingSince.delete(webhookId);
+    this.autoDisabled.set(webhookId, current.updatedAt);
+    this.failing.delete(webhookId);
     this.logger.warn(`webhook ${webhookId} disabled: ${reason} (last error: ${error})`);
   }
 
   private append(topic: 'deliveries' | 'webhooks', events: Parameters<typeof appendDurably>[2]) {
     return appendDurably(this.log, topic, events, this.stopping, (err) => this.logger.warn(`recording to ${topic} failed, retrying: ${err.message}`));
   }
+}
+
+/** The later of two ISO-8601 UTC times (same format: they compare as strings). */
+const laterOf = (a: string, b: string) => (a >= b ? a : b);
+
+function unsent(error: string): DeliveryResult {
+  return { ok: false, status: null, durationMs: 0, error, responseSnippet: '' };
 }

@@ -9,9 +9,36 @@ export interface PendingDelivery {
   eventId: string;
   eventType: string;
   payload: Record<string, unknown>;
-  /** Attempts made so far. */
+  /** Attempts made (and recorded) so far. */
   attempts: number;
   dueAt: number;
+  /** How many times in a row this attempt was put off with nothing recorded (backoff). */
+  deferrals?: number;
+}
+
+/** What one run of a delivery came to. */
+export type AttemptOutcome =
+  /** Recorded on the log, nothing left to do: delivered, given up, or cancelled. */
+  | { kind: 'done' }
+  /** A failed attempt was recorded: `next` is the following one, due on the schedule. */
+  | { kind: 'retry'; next: PendingDelivery }
+  /** Nothing was recorded (a read model or the log was away): the same attempt again,
+   * after a backoff. */
+  | { kind: 'retry-later'; reason: string };
+
+export interface DeliveryQueueEvents {
+  /** An attempt was put off (`retry-later`, or a run that threw). */
+  deferred(d: PendingDelivery, reason: string, retryInMs: number): void;
+  /** A delivery left the queue for good (its outcome was `done`). */
+  left?(deliveryId: string): void;
+}
+
+const DEFER_FIRST_MS = 1_000;
+const DEFER_MAX_MS = 60_000;
+
+/** Wait before the same attempt is tried again after `deferrals` put-offs in a row: 1 s, 2 s, 4 s… up to a minute. */
+export function deferralDelay(deferrals: number): number {
+  return Math.min(DEFER_FIRST_MS * 2 ** Math.min(deferrals, 16), DEFER_MAX_MS);
 }
 
 /**
@@ -28,9 +55,9 @@ export class DeliveryQueue {
   private stopped = false;
 
   constructor(
-    private readonly run: (d: PendingDelivery) => Promise<PendingDelivery | null>,
+    private readonly run: (d: PendingDelivery) => Promise<AttemptOutcome>,
     private readonly concurrency: number,
-    private readonly onError: (d: PendingDelivery, err: unknown) => void,
+    private readonly events: DeliveryQueueEvents,
   ) {}
 
   has(deliveryId: string): boolean {
@@ -80,17 +107,35 @@ export class DeliveryQueue {
   private start(d: PendingDelivery): void {
     this.waiting.delete(d.deliveryId);
     const p = this.run(d)
-      .then((next) => {
+      .catch((err: unknown): AttemptOutcome => ({ kind: 'retry-later', reason: (err as Error)?.message ?? String(err) }))
+      .then((outcome) => {
         this.running.delete(d.deliveryId);
-        if (next) this.add(next);
-      })
-      .catch((err: unknown) => {
-        this.running.delete(d.deliveryId);
-        this.onError(d, err);
-        // Not recorded: try the same attempt again shortly.
-        this.add({ ...d, dueAt: Date.now() + 1000 });
+        this.settle(d, outcome);
       })
       .finally(() => this.pump());
     this.running.set(d.deliveryId, p);
+  }
+
+  private settle(d: PendingDelivery, outcome: AttemptOutcome): void {
+    switch (outcome.kind) {
+      case 'done':
+        this.events.left?.(d.deliveryId);
+        return;
+      case 'retry':
+        this.add(outcome.next);
+        return;
+      case 'retry-later': {
+        // Nothing recorded: the same attempt (same number) again, backing off.
+        const deferrals = d.deferrals ?? 0;
+        const wait = deferralDelay(deferrals);
+        this.events.deferred(d, outcome.reason, wait);
+        this.add({ ...d, dueAt: Date.now() + wait, deferrals: deferrals + 1 });
+        return;
+      }
+      default: {
+        const exhaustive: never = outcome;
+        return exhaustive;
+      }
+    }
   }
 }

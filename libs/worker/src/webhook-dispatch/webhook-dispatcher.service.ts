@@ -2,10 +2,11 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { AppConfig } from '@cds/config';
 import { DomainEvent, EventSchemaError, Topic, upcast, validateEvent } from '@cds/events';
 import { EVENT_LOG, EventLog, LogFollower, LogPosition, StoredEvent } from '@cds/event-log';
-import { READ_MODELS, ReadModels, WebhookReadModels, webhookReadModels } from '@cds/read-models';
+import { READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
 import { parseRetrySchedule } from '@cds/webhooks';
 import { DeliveryAttempter } from './delivery-attempter';
-import { DeliveryQueue, PendingDelivery } from './delivery-queue';
+import { DeliveryQueue } from './delivery-queue';
+import { PendingReloader, ReloadSettings } from './pending-reloader';
 import { WebhookFanOut } from './webhook-fan-out';
 import { webhookSecretKey } from './webhook-secret-key';
 
@@ -14,15 +15,18 @@ export const DISPATCH_SOURCE_TOPICS: Topic[] = ['decisions', 'guardrails', 'jobs
 /** What must be projected before pending deliveries are reloaded after a start. */
 const STATE_TOPICS: Topic[] = ['webhooks', 'deliveries', 'jobs'];
 const CONCURRENT_ATTEMPTS = 32;
-const MAX_RELOADED = 100_000;
+/** Pending deliveries resumed after a start: read 500 at a time, at most 5 000 held at
+ * once, those due within a minute (see PendingReloader). */
+const RELOAD: ReloadSettings = { pageSize: 500, maxHeld: 5_000, horizonMs: 60_000, retryMs: 2_000 };
 
 /**
  * Webhook dispatch, a consumer of the log like the projector (group `webhook-dispatcher`).
  * A batch of source events is checkpointed only once the deliveries it gives rise to
  * are appended (`webhook.delivery.scheduled`); each attempt is then recorded
  * (`webhook.delivery.attempted`) before the next step. On start, once the read models
- * have caught up with the log, every delivery still pending is reloaded: a crash loses
- * no delivery, and one recorded as delivered (2xx) is never sent again.
+ * have caught up with the log, every delivery still pending is resumed, page by page as
+ * the queue has room (PendingReloader): a crash loses no delivery, and one recorded as
+ * delivered (2xx) is never sent again.
  * Runs one per deployment (the pending timetable is not shared between processes).
  */
 @Injectable()
@@ -30,6 +34,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly logger = new Logger('WebhookDispatcher');
   private follower: LogFollower | null = null;
   private queue: DeliveryQueue | null = null;
+  private reloader: PendingReloader | null = null;
   private fanOut: WebhookFanOut | null = null;
   private stopping = false;
 
@@ -61,14 +66,20 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       },
       this.logger, () => this.stopping,
     );
-    const queue = new DeliveryQueue((d) => attempter.attempt(d), CONCURRENT_ATTEMPTS, (d, err) =>
-      this.logger.error(`delivery ${d.deliveryId} attempt not made or not recorded, retrying: ${(err as Error)?.message ?? String(err)}`),
-    );
+    const queue = new DeliveryQueue((d) => attempter.attempt(d), CONCURRENT_ATTEMPTS, {
+      deferred: (d, reason, wait) =>
+        this.logger.warn(`delivery ${d.deliveryId}: attempt ${d.attempts + 1} put off for ${wait} ms (nothing recorded): ${reason}`),
+      left: (id) => this.reloader?.deliveryLeft(id),
+    });
     this.queue = queue;
     this.fanOut = new WebhookFanOut(models, schedule, async (tenantId, id) => queue.has(id) || (await models.getDelivery(tenantId, id)) !== null);
     await this.catchUp();
     if (this.stopping) return;
-    await this.reloadPending(models, queue);
+    this.reloader = new PendingReloader(
+      { page: (limit, after) => models.listPendingDeliveries(limit, after), caughtUp: () => this.deliveriesProjected() },
+      queue, RELOAD, this.logger,
+    );
+    await this.reloader.fill();
     this.follower = new LogFollower(
       this.log,
       { group: 'webhook-dispatcher', topics: DISPATCH_SOURCE_TOPICS, startFrom: 'committed', maxBatch: 500, handler: (b) => this.handle(b) },
@@ -102,20 +113,17 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     }
   }
 
-  private async reloadPending(models: WebhookReadModels, queue: DeliveryQueue): Promise<void> {
-    const pending = await models.listPendingDeliveries(MAX_RELOADED);
-    for (const d of pending) {
-      const reloaded: PendingDelivery = {
-        deliveryId: d.deliveryId, tenantId: d.tenantId, webhookId: d.webhookId, target: d.target, eventId: d.eventId, eventType: d.eventType,
-        payload: d.payload, attempts: d.attempts, dueAt: d.nextAttemptAt ? Date.parse(d.nextAttemptAt) : Date.now(),
-      };
-      queue.add(reloaded);
-    }
-    if (pending.length > 0) this.logger.log(`resumed ${pending.length} pending deliveries`);
+  /** The read models hold every delivery event on the log now (before a page of pending
+   * deliveries is read: see PendingReloader); throws when they lag. */
+  private async deliveriesProjected(): Promise<void> {
+    const positions: LogPosition[] = [];
+    for (const [partition, next] of await this.log.endOffsets('deliveries')) if (next > 0) positions.push({ topic: 'deliveries', partition, offset: next - 1 });
+    if (!(await this.readModels!.waitFor(positions, 10_000))) throw new Error('the read models are behind the log on deliveries');
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    this.reloader?.stop();
     await this.follower?.stop();
     this.follower = null;
     await this.queue?.stop();
