@@ -7,7 +7,10 @@ import { replayPass } from './replay-pass';
 
 export interface RebuildResult {
   events: number;
+  /** The whole command, promotion included. */
   ms: number;
+  /** Replaying the log into the new generation (what the rebuild rate is measured on). */
+  replayMs: number;
   generation: string;
 }
 
@@ -24,9 +27,10 @@ export async function rebuildSqlite(config: AppConfig, log: EventLog, logger = n
   const fresh = SqliteReadModels.createGeneration(path.join(config.DATA_DIR, 'readmodels'));
   try {
     const events = await replayPass(log, fresh, new Map(), logger);
+    const replayMs = Date.now() - started;
     fresh.promote();
     logger.log(`rebuilt generation ${fresh.generation()} from ${events} events in ${Date.now() - started} ms`);
-    return { events, ms: Date.now() - started, generation: fresh.generation() };
+    return { events, ms: Date.now() - started, replayMs, generation: fresh.generation() };
   } finally {
     await fresh.close();
   }
@@ -60,6 +64,7 @@ export async function rebuildElasticsearch(
       events += caughtUp;
       if (caughtUp < CATCH_UP_DONE) break;
     }
+    const replayMs = Date.now() - started;
     await fresh.requestPromotion();
     handedOver = await waitFor(waits.takeoverMs, async () => {
       const pending = await fresh.pendingPromotion();
@@ -85,7 +90,7 @@ export async function rebuildElasticsearch(
       }
     }
     logger.log(`rebuilt generation ${fresh.generation()} from ${events} events in ${Date.now() - started} ms`);
-    return { events, ms: Date.now() - started, generation: fresh.generation() };
+    return { events, ms: Date.now() - started, replayMs, generation: fresh.generation() };
   } catch (err) {
     if (!handedOver) {
       await fresh.discard().catch((e: Error) => logger.error(`could not delete the unfinished generation ${fresh.generation()}: ${e.message}`));
