@@ -25,6 +25,10 @@ export interface SubscribeOptions {
    * past a batch only after the returned promise resolves: a throw re-delivers it. */
   handler: (batch: StoredEvent[]) => Promise<void>;
   maxBatch?: number;
+  /** How many partitions' batches may be in the handler at once (default 1). Order
+   * within a partition always holds; a handler that keeps no state across partitions
+   * (the projector: every document lives in one partition) can take more. */
+  concurrentPartitions?: number;
 }
 
 export interface Subscription {

@@ -90,6 +90,9 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
         topics: [...TOPICS],
         startFrom: 'committed',
         maxBatch: 1000,
+        // Every read-model document comes from one aggregate, hence one partition, and
+        // positions are per partition: partitions can be applied side by side.
+        concurrentPartitions: 8,
         handler: (batch) => this.readModels.applyBatch(liftBatch(batch, this.logger)),
       },
       this.logger,

@@ -776,7 +776,8 @@ class KafkaSubscription implements Subscription {
   private stopping = false;
   private stopped: Promise<void> | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
-  private wake: (() => void) | null = null;
+  /** Handlers waiting out a retry backoff (several with concurrent partitions). */
+  private readonly wakers = new Set<() => void>();
   private readonly maxBatch: number;
 
   constructor(
@@ -826,7 +827,7 @@ class KafkaSubscription implements Subscription {
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 1,
+      partitionsConsumedConcurrently: Math.max(1, this.options.concurrentPartitions ?? 1),
       eachBatch: (payload) => this.eachBatch(payload),
     });
   }
@@ -883,13 +884,14 @@ class KafkaSubscription implements Subscription {
       while (Date.now() < until) {
         if (aborted()) return false;
         await new Promise<void>((r) => {
-          const t = setTimeout(r, Math.min(1_000, until - Date.now()));
-          this.wake = () => {
+          const wake = () => {
             clearTimeout(t);
+            this.wakers.delete(wake);
             r();
           };
+          const t = setTimeout(wake, Math.min(1_000, until - Date.now()));
+          this.wakers.add(wake);
         });
-        this.wake = null;
         if (aborted()) return false;
         await heartbeat();
       }
@@ -901,7 +903,7 @@ class KafkaSubscription implements Subscription {
     if (!this.stopped) {
       this.stopping = true;
       if (this.restartTimer) clearTimeout(this.restartTimer);
-      this.wake?.();
+      for (const wake of [...this.wakers]) wake();
       const consumer = this.consumer;
       // kafkajs' stop() waits for the batch being processed, disconnect() leaves the group.
       this.stopped = (async () => {

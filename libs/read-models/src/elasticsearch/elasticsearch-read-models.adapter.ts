@@ -19,6 +19,7 @@ import { EsDecision, EsGuardrailPolicyVersion, fromEsDecision, fromEsGuardrailPo
 import { attemptWithStatusSearch, deliveryAttemptsSearch, liveWebhooksSearch, pendingDeliveriesSearch } from './es-webhook-queries';
 import { EsDeliveryAttempt, fromEsDeliveryAttempt, planWebhookWrites, StoredDoc, webhookRefsToRead } from './es-webhook-write-plan';
 import { Partition, PositionPoller } from './position-poller';
+import { CoalescedRefresh } from './coalesced-refresh';
 
 export interface ElasticsearchReadModelsOptions {
   node: string;
@@ -53,6 +54,9 @@ const LIST_MAX = 10_000;
  */
 export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
   private applied = new PositionWaiters();
+  private readonly refresher = new CoalescedRefresh(async (index) => {
+    await this.client.indices.refresh({ index });
+  });
   private readonly poller: PositionPoller;
   private readonly logger: ReadModelsLogger;
 
@@ -191,9 +195,11 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
       const writes = [...planWrites(fresh, sources), ...planWebhookWrites(fresh, stored)];
       if (writes.length > 0) {
         const ops = bulkOperations(writes, (type) => this.writeIndex(type));
-        // refresh: searches of any process see the documents before their position is stored.
-        const res = await this.client.bulk({ operations: ops, refresh: true });
+        const res = await this.client.bulk({ operations: ops });
         this.checkBulk(res, 'documents');
+        // Searches of any process see the documents before their position is stored (so
+        // a write's answer implies its listing), in a refresh shared with other batches.
+        await this.refresher.after(new Set(writes.map((w) => this.writeIndex(w.type))));
       }
     }
     await this.storePositions(batch);
