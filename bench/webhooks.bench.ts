@@ -11,10 +11,13 @@ import { BENCH_ADMIN_KEY, load, machine, ROOT, startNode, stopProcess, waitHealt
  * each attempt recorded on the log) to a local receiver. Reports deliveries per second
  * and the delay from the event's append (its createdAt) to its arrival, p50/p99, against
  * a bare loop of HTTP POSTs of the same size to the same receiver, in one run.
- * Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50).
+ * A second phase sends checks at a fixed rate the dispatcher keeps up with
+ * (BENCH_PACED_RATE per second), so its delays are the dispatch path's own, not queueing.
+ * Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), BENCH_PACED_RATE (200).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 200);
 /** The dispatcher makes at most 32 attempts at once; the bare loop gets as many. */
 const BARE_CONCURRENCY = 32;
 const PORT = 4300;
@@ -72,6 +75,33 @@ async function bareLoop(url: string, body: string, seconds: number): Promise<{ c
   return { count: latencies.length, latencies };
 }
 
+/** POST /v1/check at `rate` per second for `seconds`; how many were answered 200. */
+async function pacedChecks(url: string, headers: Record<string, string>, body: (i: number) => string, rate: number, seconds: number): Promise<number> {
+  const end = Date.now() + seconds * 1000;
+  const answers: Promise<boolean>[] = [];
+  let next = Date.now();
+  for (let i = 0; Date.now() < end; i++) {
+    answers.push(
+      fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: body(i) }).then(
+        async (r) => (await r.text(), r.status === 200),
+        () => false,
+      ),
+    );
+    next += 1000 / rate;
+    const wait = next - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  }
+  return (await Promise.all(answers)).filter(Boolean).length;
+}
+
+async function waitArrivals(arrivals: Arrival[], since: number, count: number): Promise<Arrival[]> {
+  const deadline = Date.now() + 120_000;
+  const of = () => arrivals.filter((a) => a.createdAt >= since);
+  while (of().length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (of().length < count) throw new Error(`only ${of().length} of ${count} deliveries arrived`);
+  return of();
+}
+
 async function main() {
   const arrivals: Arrival[] = [];
   const receiver = await startReceiver(arrivals);
@@ -87,6 +117,7 @@ async function main() {
   let firstAt = 0;
   let lastAt = 0;
   let delays: number[] = [];
+  let paced = { rate: PACED_RATE, checks: 0, delayP50: NaN, delayP99: NaN };
   try {
     await waitHealthy(`${base}/health`);
     const hook = await fetch(`${base}/v1/webhooks`, {
@@ -105,6 +136,11 @@ async function main() {
     firstAt = Math.min(...delivered.map((a) => a.createdAt));
     lastAt = Math.max(...delivered.map((a) => a.at));
     delays = delivered.map((a) => a.at - a.createdAt).sort((a, b) => a - b);
+    // Paced: below the dispatcher's capacity, so nothing queues.
+    const pacedStart = Date.now();
+    const pacedOk = await pacedChecks(`${base}/v1/check`, auth, (i) => body(1_000_000 + i), PACED_RATE, SECONDS);
+    const pacedDelays = (await waitArrivals(arrivals, pacedStart, pacedOk)).map((a) => a.at - a.createdAt).sort((a, b) => a - b);
+    paced = { rate: PACED_RATE, checks: pacedOk, delayP50: percentile(pacedDelays, 50), delayP99: percentile(pacedDelays, 99) };
     sampleBody = JSON.stringify({ id: 'evt_'.padEnd(36, '0'), type: 'decision.created', createdAt: new Date().toISOString(), data: { pad: 'x'.repeat(Math.max(0, Math.round(delivered.reduce((s, a) => s + a.bytes, 0) / delivered.length) - 120)) } });
   } finally {
     await stopProcess(svc);
@@ -121,12 +157,14 @@ async function main() {
   receiver.server.close();
   const bareLat = bare.latencies.sort((a, b) => a - b);
   const bareResult = { posted: bare.count, perSecond: Math.round(bare.count / SECONDS), latencyP50: +percentile(bareLat, 50).toFixed(2), latencyP99: +percentile(bareLat, 99).toFixed(2) };
-  const report = { date: new Date().toISOString(), machine: machine(), seconds: SECONDS, connections: CONNECTIONS, checks, webhooks, bare: bareResult };
+  const ratio = +(webhooks.perSecond / bareResult.perSecond).toFixed(2);
+  const report = { date: new Date().toISOString(), machine: machine(), seconds: SECONDS, connections: CONNECTIONS, checks, webhooks, paced, bare: bareResult, ratio };
   console.log(`machine: ${report.machine}; checks under autocannon -c ${CONNECTIONS} for ${SECONDS} s; bare loop ${BARE_CONCURRENCY} in flight`);
-  console.log('| path | deliveries/s | p50 ms | p99 ms | count |');
-  console.log('|---|---|---|---|---|');
-  console.log(`| webhook dispatch (append -> arrival) | ${webhooks.perSecond} | ${webhooks.delayP50} | ${webhooks.delayP99} | ${webhooks.delivered} |`);
-  console.log(`| bare POST loop (request latency) | ${bareResult.perSecond} | ${bareResult.latencyP50} | ${bareResult.latencyP99} | ${bareResult.posted} |`);
+  console.log('| path | deliveries/s | p50 ms | p99 ms | count | vs bare |');
+  console.log('|---|---|---|---|---|---|');
+  console.log(`| webhook dispatch, saturated (append -> arrival) | ${webhooks.perSecond} | ${webhooks.delayP50} | ${webhooks.delayP99} | ${webhooks.delivered} | ${ratio} |`);
+  console.log(`| webhook dispatch, paced at ${PACED_RATE}/s (append -> arrival) | ${PACED_RATE} | ${paced.delayP50} | ${paced.delayP99} | ${paced.checks} | |`);
+  console.log(`| bare POST loop (request latency) | ${bareResult.perSecond} | ${bareResult.latencyP50} | ${bareResult.latencyP99} | ${bareResult.posted} | 1 |`);
   console.log(`written to ${writeResult('webhooks', report)}`);
 }
 
