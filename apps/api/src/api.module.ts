@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { CheckEngineModule } from './checks/check-engine.module';
+import { CheckEngineModule } from '@cds/checks';
 import { ChecksController } from './checks/checks.controller';
 import { DryRunHandler } from './checks/dry-run.handler';
 import { DecisionCurlHandler, GetDecisionHandler, ListDecisionsHandler, ReplayDecisionHandler } from './decisions/decision.handlers';

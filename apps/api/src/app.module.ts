@@ -5,7 +5,7 @@ import { ReadModelsModule } from '@cds/read-models';
 import { ProjectorModule } from '@cds/projector';
 import { WorkerModule } from '@cds/worker';
 import { ApiModule } from './api.module';
-import { AsyncBatchModule } from './batches/async-batch.module';
+import { AsyncBatchModule } from '@cds/checks';
 import { AdminKey } from './keys/admin-key';
 
 /** The api process. In embedded mode (ROLE=all) it also hosts the projector and the

@@ -6,8 +6,7 @@ import { EVENT_LOG, EventLog, EventLogModule } from '@cds/event-log';
 import { ReadModelsModule } from '@cds/read-models';
 import { WebhookDispatcher, WorkerModule } from '@cds/worker';
 import { ReadinessChecks, serveProbes, stopOnSignal } from '@cds/probes';
-import { AsyncBatchModule } from '../../api/src/batches/async-batch.module';
-import { AsyncBatchRunner } from '../../api/src/batches/async-batch.runner';
+import { AsyncBatchModule, AsyncBatchRunner } from '@cds/checks';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 

@@ -4,7 +4,7 @@ import { WebhookDispatchModule } from './webhook-dispatch/webhook-dispatch.modul
 /**
  * The worker's consumers of the log that need no check engine: webhook dispatch and
  * retries. Needs EventLogModule and ReadModelsModule from its host. The worker app adds
- * async batches (apps/api/src/batches/async-batch.module, which brings the check
+ * async batches (AsyncBatchModule of @cds/checks, which brings the check
  * engine); in embedded mode the api process hosts both.
  */
 @Module({ imports: [WebhookDispatchModule], exports: [WebhookDispatchModule] })

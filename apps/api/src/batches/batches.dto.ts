@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { ArrayNotEmpty, IsArray, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '../policies/policies.dto';
+import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '@cds/checks';
 import { MAX_URL_LENGTH } from '../webhooks/webhooks.dto';
 
 /** Content, contentType and metadata are checked per item by the check path: a bad item

@@ -6,10 +6,10 @@ import { notFound } from '@cds/errors';
 import { BatchAccepted, BatchItemResult, envelope } from '@cds/events';
 import { BatchDoc, READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
 import { generateWebhookSecret } from '@cds/webhooks';
-import { EventWriter } from '../infra/event-writer.service';
+import { EventWriter } from '@cds/write-path';
 import { WebhookSecrets } from '../webhooks/webhook-secrets.service';
 import { assertDeliverableUrl } from '../webhooks/webhook-url';
-import { BatchChecker } from './batch-checker.service';
+import { BatchChecker } from '@cds/checks';
 import { AsyncBatchCheckDto, BatchCheckDto } from './batches.dto';
 
 export interface BatchView {

@@ -2,8 +2,8 @@ import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Principal } from '@cds/auth';
 import { CurrentPrincipal, RequireScope } from '../http/auth.decorators';
-import { CheckContentCommand } from './check-content.command';
-import { CheckRequestDto, DryRunRequestDto } from './check.dto';
+import { CheckContentCommand, CheckRequestDto } from '@cds/checks';
+import { DryRunRequestDto } from './dry-run.dto';
 import { DryRunQuery } from './dry-run.query';
 
 @Controller('v1/check')

@@ -2,7 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { invalid } from '@cds/errors';
 import { evaluate, parsePolicyYaml, scoresForDryRun } from '@cds/policy';
 import { LOCAL_TEXT_SIGNAL_FOLDING } from '@cds/providers';
-import { PolicyCatalog } from '../policies/policy-catalog.service';
+import { PolicyCatalog } from '@cds/checks';
 import { DryRunQuery, DryRunResult } from './dry-run.query';
 
 /** POST /v1/check/dry-run: a policy (stored, or unsaved YAML) over mock scores or

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import { Principal } from '@cds/auth';
-import { DryRunRequestDto } from './check.dto';
+import { DryRunRequestDto } from './dry-run.dto';
 
 export class DryRunQuery extends Query<DryRunResult> {
   constructor(readonly principal: Principal, readonly request: DryRunRequestDto) {

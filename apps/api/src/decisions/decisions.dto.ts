@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { NAME_PATTERN } from '@cds/policy';
-import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '../policies/policies.dto';
+import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '@cds/checks';
 
 const ACTIONS = ['allow', 'warn', 'flag', 'block'] as const;
 /** Query strings are strings: only plain decimal integers are accepted. */

@@ -7,7 +7,7 @@ import {
   authorizeAction, GuardrailVerdict, resolvePolicyWithOrigin, validateActionAuthorizeInput, validateGuardrailPolicyOverride,
   validateSkillVettingInput, vetSkill,
 } from '@cds/guardrails';
-import { EventWriter } from '../infra/event-writer.service';
+import { EventWriter } from '@cds/write-path';
 import { GuardrailPolicies } from './guardrail-policies.service';
 import { assertMayChangePolicy, projectOf } from './project-access';
 

@@ -5,7 +5,7 @@ import { notFound, invalid } from '@cds/errors';
 import { envelope, GuardrailPolicyData, GuardrailPolicyRolledBack, GuardrailPolicyUpdated } from '@cds/events';
 import { ProjectGuardrailPolicy, validateGuardrailPolicy } from '@cds/guardrails';
 import { GuardrailPolicyVersionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
-import { EventWriter } from '../infra/event-writer.service';
+import { EventWriter } from '@cds/write-path';
 import { assertMayChangePolicy, projectOf } from './project-access';
 
 /**

@@ -3,7 +3,7 @@ import { DomainError, notFound } from '@cds/errors';
 import { envelope, KeyCreated, KeyRevoked } from '@cds/events';
 import { generateApiKey, Principal, Scope } from '@cds/auth';
 import { READ_MODELS, ReadModels, KeyDoc } from '@cds/read-models';
-import { EventWriter } from '../infra/event-writer.service';
+import { EventWriter } from '@cds/write-path';
 import { randomUUID } from 'node:crypto';
 
 export interface KeyView {

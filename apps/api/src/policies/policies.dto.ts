@@ -1,7 +1,5 @@
 import { IsString, Matches, MaxLength } from 'class-validator';
-
-export const POLICY_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
-export const POLICY_ID_MESSAGE = 'policyId must be 1-128 letters, digits, dot, dash or underscore, starting with a letter or digit';
+import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '@cds/checks';
 
 export class SavePolicyDto {
   @IsString() @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })

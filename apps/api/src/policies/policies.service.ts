@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '@cds/auth';
 import { envelope, PolicySaved } from '@cds/events';
 import { parsePolicyYaml } from '@cds/policy';
-import { EventWriter } from '../infra/event-writer.service';
-import { PolicyCatalog } from './policy-catalog.service';
+import { EventWriter } from '@cds/write-path';
+import { PolicyCatalog } from '@cds/checks';
 
 @Injectable()
 export class PoliciesService {

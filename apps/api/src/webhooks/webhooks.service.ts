@@ -7,7 +7,7 @@ import {
 } from '@cds/events';
 import { DeliveryAttemptDoc, READ_MODELS, ReadModels, WebhookDoc, WebhookReadModels, webhookReadModels } from '@cds/read-models';
 import { attemptRecord, generateWebhookSecret, sendSigned, testWebhookEvent } from '@cds/webhooks';
-import { EventWriter } from '../infra/event-writer.service';
+import { EventWriter } from '@cds/write-path';
 import { WebhookSecrets } from './webhook-secrets.service';
 import { assertDeliverableUrl } from './webhook-url';
 import { CreateWebhookDto, DeliveryView, UpdateWebhookDto, WebhookView } from './webhooks.dto';

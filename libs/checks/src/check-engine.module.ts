@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { BatchChecker } from '../batches/batch-checker.service';
-import { EventWriter } from '../infra/event-writer.service';
-import { PolicyCatalog } from '../policies/policy-catalog.service';
+import { BatchChecker } from './batch-checker.service';
+import { WritePathModule } from '@cds/write-path';
+import { PolicyCatalog } from './policy-catalog.service';
 import { CheckContentHandler } from './check-content.handler';
 import { TextModeration } from './text-moderation.service';
 
@@ -12,8 +12,8 @@ import { TextModeration } from './text-moderation.service';
  * batches through it. Needs the config, event-log and read-models modules from its host.
  */
 @Module({
-  imports: [CqrsModule.forRoot()],
-  providers: [CheckContentHandler, TextModeration, PolicyCatalog, EventWriter, BatchChecker],
-  exports: [TextModeration, PolicyCatalog, EventWriter, BatchChecker],
+  imports: [CqrsModule.forRoot(), WritePathModule],
+  providers: [CheckContentHandler, TextModeration, PolicyCatalog, BatchChecker],
+  exports: [TextModeration, PolicyCatalog, BatchChecker, WritePathModule],
 })
 export class CheckEngineModule {}

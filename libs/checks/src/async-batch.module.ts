@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CheckEngineModule } from '../checks/check-engine.module';
+import { CheckEngineModule } from './check-engine.module';
 import { AsyncBatchRunner } from './async-batch.runner';
 
 /** Async batches (consumer group `batch-runner` on `jobs`): a worker job. The worker app

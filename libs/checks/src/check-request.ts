@@ -1,5 +1,8 @@
 import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '../policies/policies.dto';
+
+/** Policy ids: caller-chosen, 1-128 characters. */
+export const POLICY_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+export const POLICY_ID_MESSAGE = 'policyId must be 1-128 letters, digits, dot, dash or underscore, starting with a letter or digit';
 
 export const CONTENT_TYPES = ['text', 'image', 'video'] as const;
 
@@ -21,20 +24,6 @@ export class CheckRequestDto {
 
   @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255)
   requestId?: string;
-}
-
-export class DryRunRequestDto {
-  @IsOptional() @IsString() @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
-  policyId?: string;
-
-  @IsOptional() @IsObject()
-  mockScores?: Record<string, unknown>;
-
-  @IsOptional() @IsObject()
-  mockSignals?: Record<string, unknown>;
-
-  @IsOptional() @IsString() @MaxLength(1024 * 1024)
-  policy?: string;
 }
 
 /** The spec's Check decision. */

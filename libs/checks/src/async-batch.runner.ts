@@ -3,7 +3,7 @@ import { DomainError } from '@cds/errors';
 import { BatchAccepted, BatchCompleted, BatchFailed, envelope, EventSchemaError, upcast } from '@cds/events';
 import { EVENT_LOG, EventLog, LogFollower, StoredEvent } from '@cds/event-log';
 import { READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
-import { EventWriter } from '../infra/event-writer.service';
+import { EventWriter } from '@cds/write-path';
 import { BatchChecker } from './batch-checker.service';
 
 /**

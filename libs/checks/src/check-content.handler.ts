@@ -6,10 +6,10 @@ import { AppConfig } from '@cds/config';
 import { invalid } from '@cds/errors';
 import { DecisionCreated, envelope } from '@cds/events';
 import { DecisionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
-import { EventWriter } from '../infra/event-writer.service';
-import { PolicyCatalog } from '../policies/policy-catalog.service';
+import { EventWriter } from '@cds/write-path';
+import { PolicyCatalog } from './policy-catalog.service';
 import { CheckContentCommand } from './check-content.command';
-import { CheckDecision } from './check.dto';
+import { CheckDecision } from './check-request';
 import { idempotentDecisionId } from './decision-id';
 import { LOCAL_PROVIDER, TextModeration } from './text-moderation.service';
 

@@ -4,9 +4,9 @@ import { Principal } from '@cds/auth';
 import { AppConfig } from '@cds/config';
 import { invalid } from '@cds/errors';
 import { BatchItemInput, BatchItemResult } from '@cds/events';
-import { CheckContentCommand } from '../checks/check-content.command';
-import { CheckRequestDto, CONTENT_TYPES } from '../checks/check.dto';
-import { PolicyCatalog } from '../policies/policy-catalog.service';
+import { CheckContentCommand } from './check-content.command';
+import { CheckRequestDto, CONTENT_TYPES } from './check-request';
+import { PolicyCatalog } from './policy-catalog.service';
 import { checkBatchItems } from './batch-items';
 
 /**

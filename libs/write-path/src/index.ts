@@ -1,0 +1,2 @@
+export { EventWriter } from './event-writer.service';
+export { WritePathModule } from './write-path.module';
