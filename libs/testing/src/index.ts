@@ -4,7 +4,6 @@ export {
   dropReadModels,
   deploymentEnv,
   e2eMode,
-  freePort,
   tempDataDir,
   RunningService,
   StartOptions,
@@ -18,3 +17,4 @@ export { assertInfraReachable, infraEnv, prefixOf, testRun } from './distributed
 export { ApiClient, ApiResponse, expectErrorBody } from './http-client';
 export { domainFailure } from './domain-failure';
 export { PrivateBroker } from './private-broker';
+export { freePort } from './free-port';

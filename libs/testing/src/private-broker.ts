@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './service-process';
+import { freePort } from './free-port';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const INFRA = path.join(ROOT, 'scripts/infra/infra.sh');

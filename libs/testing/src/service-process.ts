@@ -1,25 +1,16 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { infraEnv, prefixOf } from './distributed-infra';
 import { Topology } from './topology';
+import { freePort } from './free-port';
+
 
 const ROOT = path.resolve(__dirname, '../../..');
 export const API_MAIN = path.join(ROOT, 'dist/apps/api/src/main.js');
 export const PROJECTOR_MAIN = path.join(ROOT, 'dist/apps/projector/src/main.js');
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export function tempDataDir(label: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `cds-${label}-`));

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { assertInfraReachable, infraEnv } from './distributed-infra';
 import { ManagedProcess } from './managed-process';
 import { RoundRobinProxy } from './round-robin-proxy';
+import { freePort } from './free-port';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const MAIN = {
@@ -27,18 +28,6 @@ export interface TopologyOptions {
   /** Start each process up to its liveness (`/health`) instead of its readiness, e.g.
    * with servers still away. Default `/ready`. */
   startProbe?: '/health' | '/ready';
-}
-
-async function freePort(): Promise<number> {
-  const net = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as import('node:net').AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /**
