@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import * as net from 'node:net';
 
 /**
  * One built app run as a real child process (api replica, projector or worker), with
@@ -32,6 +33,8 @@ export class ManagedProcess {
   /** Spawn, then wait until `probe` answers 200 (the app's own readiness). */
   async start(probe: '/health' | '/ready', timeoutMs = 60_000): Promise<void> {
     if (this.running) throw new Error(`${this.name} is already running`);
+    // Something else answering on the port would pass for this process's probe.
+    if (await this.portAnswers()) throw new Error(`${this.name}: port ${this.port} is already taken by another process`);
     this.out += `\n----- ${this.name} started ${new Date().toISOString()} -----\n`;
     const proc = spawn(process.execPath, [this.script], {
       env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
@@ -46,6 +49,14 @@ export class ManagedProcess {
     proc.stderr!.on('data', (d) => (this.out += d));
     this.exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
     await this.waitFor(probe, timeoutMs);
+  }
+
+  private portAnswers(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const socket = net.connect(this.port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
   }
 
   /** Until GET `probe` answers 200; fails with the process's output. */
