@@ -31,7 +31,8 @@ export interface WebhookReadModels {
 /** Where a page of pending deliveries ended (its last delivery): the next page starts after it. */
 export type PendingCursor = Pick<DeliveryDoc, 'nextAttemptAt' | 'deliveryId'>;
 
-const METHODS: (keyof WebhookReadModels)[] = [
+/** Every call of WebhookReadModels (what an adapter must have to serve them). */
+export const WEBHOOK_READ_METHODS: readonly (keyof WebhookReadModels)[] = [
   'getWebhook', 'listWebhooks', 'getDelivery', 'listPendingDeliveries', 'listDeliveryAttempts', 'webhookFailingSince', 'getBatch',
 ];
 
@@ -39,7 +40,7 @@ const METHODS: (keyof WebhookReadModels)[] = [
  * configured adapter does not serve them. */
 export function webhookReadModels(readModels: ReadModels): WebhookReadModels {
   const candidate = readModels as ReadModels & Partial<WebhookReadModels>;
-  if (METHODS.every((m) => typeof candidate[m] === 'function')) return candidate as WebhookReadModels;
+  if (WEBHOOK_READ_METHODS.every((m) => typeof candidate[m] === 'function')) return candidate as WebhookReadModels;
   throw new DomainError(
     'unavailable', 'READ_MODELS_UNSUPPORTED', 'Webhooks are not available with this read-models adapter',
     `the ${readModels.constructor.name} adapter does not serve the webhook, delivery and batch read models yet`,

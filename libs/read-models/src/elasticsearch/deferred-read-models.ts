@@ -1,5 +1,6 @@
 import { DomainError } from '@cds/errors';
 import { ReadModels } from '../read-models.port';
+import { WEBHOOK_READ_METHODS } from '../webhook-read-models.port';
 
 /** The calls an api replica makes (ReadModels and WebhookReadModels). Only these exist
  * on the placeholder: anything else (e.g. a Nest lifecycle hook looked up by name) is
@@ -8,7 +9,7 @@ const DEFERRED_CALLS = new Set<string>([
   'applyBatch', 'waitFor', 'getDecision', 'findDecisionByRequestId', 'listDecisions', 'getPolicy', 'listPolicies',
   'findKeyByHash', 'getKey', 'listKeys', 'getGuardrailDecision', 'getGuardrailPolicy', 'getGuardrailPolicyVersion',
   'listGuardrailPolicyHistory', 'guardrailCounts',
-  'getWebhook', 'listWebhooks', 'getDelivery', 'listPendingDeliveries', 'listDeliveryAttempts', 'webhookFailingSince', 'getBatch',
+  ...WEBHOOK_READ_METHODS,
 ]);
 
 /**
