@@ -33,12 +33,12 @@ describe('batches: synchronous and asynchronous checks', () => {
     it('reports a bad item in its own result without failing the others', async () => {
       const r = await admin.post('/v1/batch/check', {
         policyId: 'default',
-        items: [{ id: 'ok', content: 'fine text' }, { id: 'empty', content: '' }, { id: 'image', content: 'x', contentType: 'image' }, { id: 'lang', content: 'x', contentType: 'sound' }],
+        items: [{ id: 'ok', content: 'fine text' }, { id: 'empty', content: '' }, { id: 'video', content: 'x', contentType: 'video' }, { id: 'lang', content: 'x', contentType: 'sound' }],
       });
       expect(r.status).toBe(200);
       expect(r.body.items[0]).toMatchObject({ id: 'ok', decisionId: expect.any(String) });
       expect(r.body.items[1]).toEqual({ id: 'empty', error: { code: 'VALIDATION_ERROR', message: expect.any(String), details: expect.stringContaining('content') } });
-      expect(r.body.items[2]).toMatchObject({ id: 'image', error: { code: 'UNSUPPORTED_CONTENT_TYPE' } });
+      expect(r.body.items[2]).toMatchObject({ id: 'video', error: { code: 'UNSUPPORTED_CONTENT_TYPE' } });
       expect(r.body.items[3]).toMatchObject({ id: 'lang', error: { code: 'VALIDATION_ERROR' } });
     });
 

@@ -25,6 +25,7 @@ import { BatchesController } from './batches/batches.controller';
 import { BatchesService } from './batches/batches.service';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WebhooksService } from './webhooks/webhooks.service';
+import { MediaController } from './media/media.controller';
 
 export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHandler, ReplayDecisionHandler, DecisionCurlHandler];
 
@@ -35,6 +36,7 @@ export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHa
   controllers: [ChecksController, PoliciesController, DecisionsController, KeysController, GuardrailsController, HealthController,
     WebhooksController,
     BatchesController,
+    MediaController,
   ],
   providers: [
     ...QueryHandlers,

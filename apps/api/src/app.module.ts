@@ -2,6 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, ConfigModule } from '@cds/config';
 import { EventLogModule } from '@cds/event-log';
 import { ReadModelsModule } from '@cds/read-models';
+import { ProvidersModule } from '@cds/providers';
+import { BlobStoreModule } from '@cds/blob-store';
 import { ProjectorModule } from '@cds/projector';
 import { WorkerModule } from '@cds/worker';
 import { ApiModule } from './api.module';
@@ -20,6 +22,8 @@ export class AppModule {
         ConfigModule.forRoot(config),
         EventLogModule.forRoot(),
         ReadModelsModule.forRoot(),
+        ProvidersModule.forRoot(),
+        BlobStoreModule.forRoot(),
         { module: AdminKeyModule, global: true, providers: [{ provide: AdminKey, useValue: admin }], exports: [AdminKey] },
         ApiModule,
         ...(embedded ? [ProjectorModule, WorkerModule, AsyncBatchModule] : []),

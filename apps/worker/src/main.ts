@@ -7,6 +7,8 @@ import { ReadModelsModule } from '@cds/read-models';
 import { WebhookDispatcher, WorkerModule } from '@cds/worker';
 import { ReadinessChecks, serveProbes, stopOnSignal } from '@cds/probes';
 import { AsyncBatchModule, AsyncBatchRunner } from '@cds/checks';
+import { ProvidersModule } from '@cds/providers';
+import { BlobStoreModule } from '@cds/blob-store';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -20,7 +22,7 @@ async function main(): Promise<void> {
     console.error('EVENT_LOG=file is served by the embedded api process (npm start): the file log has one owner; run this process with EVENT_LOG=kafka');
     process.exit(2);
   }
-  @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), ReadModelsModule.forRoot(), WorkerModule, AsyncBatchModule] })
+  @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), ReadModelsModule.forRoot(), ProvidersModule.forRoot(), BlobStoreModule.forRoot(), WorkerModule, AsyncBatchModule] })
   class WorkerAppModule {}
   // Probes first: while Elasticsearch is away at start the context waits for it, and
   // readiness says so meanwhile.

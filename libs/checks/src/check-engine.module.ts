@@ -4,16 +4,18 @@ import { BatchChecker } from './batch-checker.service';
 import { WritePathModule } from '@cds/write-path';
 import { PolicyCatalog } from './policy-catalog.service';
 import { CheckContentHandler } from './check-content.handler';
-import { TextModeration } from './text-moderation.service';
+import { ContentScorer } from './content-scorer.service';
+import { ImageIntake } from './image-intake.service';
+import { CheckMultimodalHandler } from './check-multimodal.handler';
 
 /**
- * The one check path (CheckContentCommand: policy, text model, decision event) and the
+ * The one check path (CheckContentCommand and CheckMultimodalCommand: policy, providers, decision event) and the
  * batch checker on top of it, without HTTP. The api serves it; the worker runs async
- * batches through it. Needs the config, event-log and read-models modules from its host.
+ * batches through it. Needs the config, event-log, read-models, providers and blob-store modules from its host.
  */
 @Module({
   imports: [CqrsModule.forRoot(), WritePathModule],
-  providers: [CheckContentHandler, TextModeration, PolicyCatalog, BatchChecker],
-  exports: [TextModeration, PolicyCatalog, BatchChecker, WritePathModule],
+  providers: [CheckContentHandler, CheckMultimodalHandler, ContentScorer, ImageIntake, PolicyCatalog, BatchChecker],
+  exports: [ContentScorer, ImageIntake, PolicyCatalog, BatchChecker, WritePathModule],
 })
 export class CheckEngineModule {}

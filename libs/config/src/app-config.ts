@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import * as os from 'node:os';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync, ValidateBy } from 'class-validator';
 import { parseRetrySchedule } from '@cds/webhooks';
@@ -130,6 +131,42 @@ export class AppConfig {
   /** Items of one batch checked at the same time. */
   @Transform(toInt) @IsInt() @Min(1) @Max(256)
   BATCH_CONCURRENCY = 8;
+
+  /** Largest image a check takes, inline (decoded bytes) or fetched from a URL. */
+  @Transform(toInt) @IsInt() @Min(1024) @Max(100 * 1024 * 1024)
+  MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+
+  /** Largest image in pixels (width × height, per frame); past it IMAGE_TOO_LARGE, refused before decoding. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(268_402_689)
+  MAX_IMAGE_PIXELS = 40_000_000;
+
+  /** Frames of an animated image that are scored, spread over the animation. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  IMAGE_MAX_FRAMES = 8;
+
+  /** Whole time to fetch an image URL (DNS, redirects, body). */
+  @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  IMAGE_FETCH_TIMEOUT_MS = 10_000;
+
+  /** Threads running the image model; each loads it once (about 7 s of one core). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  IMAGE_WORKERS = Math.max(1, os.availableParallelism());
+
+  /** Load the image model at start (true) or at the first image check (false). */
+  @Transform(toBool) @IsBoolean()
+  IMAGE_MODEL_PRELOAD = true;
+
+  /** Read text in images with Tesseract and score it with the text model. */
+  @IsIn(['on', 'off'])
+  IMAGE_OCR: 'on' | 'off' = 'on';
+
+  /** Wall-clock limit of one OCR run. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  OCR_TIMEOUT_MS = 10_000;
+
+  /** Images (and their evidence) are kept this long after their last check, then deleted. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(3650)
+  MEDIA_RETENTION_DAYS = 30;
 }
 
 export class ConfigError extends Error {}

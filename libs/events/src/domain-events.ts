@@ -12,6 +12,38 @@ export interface CategoryResult {
 
 export type Action = 'allow' | 'warn' | 'flag' | 'block';
 
+/** What a check scored: text (the default), an image, or several items in one request. */
+export type DecisionContentType = 'text' | 'image' | 'multimodal';
+
+/** Facts about an image a decision scored (the bytes themselves are in the blob store). */
+export interface DecisionMedia {
+  sha256: string;
+  format: string;
+  width: number;
+  height: number;
+  bytes: number;
+  /** Frames in the file (1 unless animated) and frames scored. */
+  frameCount: number;
+  framesScored: number;
+}
+
+/** One scored item of a decision: the text, an image, or one item of a multimodal check. */
+export interface DecisionPart {
+  contentType: 'text' | 'image';
+  /** The image's URL, or `media:sha256:<hex>` for an inline image; null for text. */
+  contentRef: string | null;
+  /** Raw signals per provider: replay folds them again and calls nobody. */
+  signals: Record<string, ScoreMap>;
+  /** Text read in an image by OCR; null for text, or when OCR is off. */
+  ocrText: string | null;
+  media: DecisionMedia | null;
+  categories: CategoryResult[];
+  action: Action;
+  safe: boolean;
+  flagged: boolean;
+}
+
+/** Version 1: text only, one provider's signals. Lifted to v2 when read. */
 export interface DecisionCreatedV1 {
   decisionId: string;
   requestId: string | null;
@@ -22,8 +54,31 @@ export interface DecisionCreatedV1 {
   policyId: string;
   policyVersion: number;
   provider: string;
-  /** Raw provider signals: what replay re-evaluates without calling a provider. */
   signals: ScoreMap;
+  categories: CategoryResult[];
+  action: Action;
+  safe: boolean;
+  flagged: boolean;
+  latency: number;
+  cost: number;
+}
+
+export interface DecisionCreatedV2 {
+  decisionId: string;
+  requestId: string | null;
+  /** The text; for an image its URL or media reference; for a multimodal check its text ('' when none). */
+  content: string;
+  contentType: DecisionContentType;
+  language: string;
+  metadata: Record<string, unknown>;
+  policyId: string;
+  policyVersion: number;
+  /** The providers that scored, comma-separated in name order (`local`). */
+  provider: string;
+  /** Raw signals per provider over all parts (max per signal). */
+  signals: Record<string, ScoreMap>;
+  /** The items scored, each with its own signals and outcome (one for text and image checks). */
+  parts: DecisionPart[];
   categories: CategoryResult[];
   action: Action;
   safe: boolean;
@@ -238,7 +293,7 @@ export interface BatchFailedV1 {
   error: { code: string; message: string; details: string };
 }
 
-export type DecisionCreated = EventEnvelope<'decision.created', DecisionCreatedV1>;
+export type DecisionCreated = EventEnvelope<'decision.created', DecisionCreatedV2>;
 export type PolicySaved = EventEnvelope<'policy.saved', PolicySavedV1>;
 export type KeyCreated = EventEnvelope<'key.created', KeyCreatedV1>;
 export type KeyRevoked = EventEnvelope<'key.revoked', KeyRevokedV1>;
@@ -293,7 +348,7 @@ export const TOPIC_OF: Record<DomainEventType, Topic> = {
 
 /** The current schema version of each event type. */
 export const CURRENT_VERSION: Record<DomainEventType, number> = {
-  'decision.created': 1,
+  'decision.created': 2,
   'policy.saved': 1,
   'key.created': 1,
   'key.revoked': 1,

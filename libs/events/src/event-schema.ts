@@ -1,5 +1,5 @@
 import { EventEnvelope } from './envelope';
-import { CURRENT_VERSION, DomainEvent, DomainEventType, WEBHOOK_EVENT_TYPES } from './domain-events';
+import { CURRENT_VERSION, DecisionCreatedV1, DecisionCreatedV2, DomainEvent, DomainEventType, WEBHOOK_EVENT_TYPES } from './domain-events';
 
 /** Thrown when an event does not match its schema, on write or on read. */
 export class EventSchemaError extends Error {
@@ -32,12 +32,18 @@ const target: Check = (v) =>
   obj(v) && (((v as any).kind === 'webhook' && str((v as any).webhookId)) || ((v as any).kind === 'batch' && str((v as any).batchId) && str((v as any).url)));
 const batchItems: Check = (v) => arr(v) && (v as any[]).every((i) => obj(i) && str(i.id) && str(i.content));
 const batchError: Check = (v) => obj(v) && str((v as any).code) && str((v as any).message) && str((v as any).details);
+const signalsByProvider: Check = (v) => obj(v) && Object.values(v as object).every(obj);
+const decisionParts: Check = (v) =>
+  arr(v) && (v as any[]).length > 0 &&
+  (v as any[]).every((p) => obj(p) && (p.contentType === 'text' || p.contentType === 'image') && strOrNull(p.contentRef) &&
+    signalsByProvider(p.signals) && strOrNull(p.ocrText) && (p.media === null || obj(p.media)) && arr(p.categories) && str(p.action) &&
+    bool(p.safe) && bool(p.flagged));
 const DELIVERY_REF: Record<string, Check> = { deliveryId: str, webhookId: strOrNull, eventId: str, eventType: str };
 
 const SCHEMAS: Record<DomainEventType, Record<string, Check>> = {
   'decision.created': {
     decisionId: str, requestId: strOrNull, content: str, contentType: str, language: str,
-    metadata: obj, policyId: str, policyVersion: num, provider: str, signals: obj,
+    metadata: obj, policyId: str, policyVersion: num, provider: str, signals: signalsByProvider, parts: decisionParts,
     categories: arr, action: str, safe: bool, flagged: bool, latency: num, cost: num,
   },
   'policy.saved': { policyId: str, name: str, version: num, yamlContent: str, categories: obj, savedBy: str },
@@ -71,8 +77,23 @@ const SCHEMAS: Record<DomainEventType, Record<string, Check>> = {
 };
 
 /** Old versions are lifted to the current one when read. Each entry maps version v
- * to v+1. None exist yet: every event type is at version 1. */
-const UPCASTERS: Partial<Record<DomainEventType, Record<number, (data: any) => any>>> = {};
+ * to v+1. */
+const UPCASTERS: Partial<Record<DomainEventType, Record<number, (data: any) => any>>> = {
+  // v1 (text only): its one provider's signals become a per-provider map and one text part.
+  'decision.created': { 1: decisionCreatedV1ToV2 },
+};
+
+export function decisionCreatedV1ToV2(d: DecisionCreatedV1): DecisionCreatedV2 {
+  const signals = { [d.provider]: d.signals ?? {} };
+  return {
+    ...d,
+    signals,
+    parts: [{
+      contentType: 'text', contentRef: null, signals, ocrText: null, media: null,
+      categories: d.categories, action: d.action, safe: d.safe, flagged: d.flagged,
+    }],
+  };
+}
 
 export function validateEvent(e: unknown): DomainEvent {
   if (!obj(e)) throw new EventSchemaError('event is not an object');

@@ -1,7 +1,7 @@
 export { TOPICS, Topic, EventEnvelope, envelope } from './envelope';
 export {
   ScoreMap, CategoryResult, Action,
-  DecisionCreatedV1, PolicySavedV1, KeyCreatedV1, KeyRevokedV1,
+  DecisionCreatedV1, DecisionCreatedV2, DecisionContentType, DecisionPart, DecisionMedia, PolicySavedV1, KeyCreatedV1, KeyRevokedV1,
   DecisionCreated, PolicySaved, KeyCreated, KeyRevoked,
   GuardrailKind, GuardrailActionName, GuardrailPolicyData, GuardrailDecidedV1, GuardrailAlertV1, GuardrailPolicyVersionV1,
   GuardrailDecided, GuardrailBlocked, GuardrailApprovalRequired, GuardrailPolicyUpdated, GuardrailPolicyRolledBack,
@@ -14,4 +14,4 @@ export {
   WebhookCreated, WebhookUpdated, WebhookDeleted, WebhookAutoDisabled, DeliveryScheduled, DeliveryAttempted, DeliveryCancelled,
   BatchAccepted, BatchCompleted, BatchFailed,
 } from './domain-events';
-export { EventSchemaError, validateEvent, upcast } from './event-schema';
+export { EventSchemaError, validateEvent, upcast, decisionCreatedV1ToV2 } from './event-schema';

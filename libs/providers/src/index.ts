@@ -1,3 +1,15 @@
+// The provider port: providers by name, their signals and how each folds them.
+export { PROVIDER_REGISTRY } from './port/provider.port';
+export type { Modality, ImageForScoring, ScoreRequest, ProviderScore, ModerationProvider, ProviderRegistry } from './port/provider.port';
+export { StaticProviderRegistry, foldByProvider, mergeSignals } from './port/provider-registry';
+export { ProvidersModule } from './providers.module';
+export { LocalProvider, LOCAL_PROVIDER, LOCAL_SIGNAL_FOLDING } from './local/local.provider';
+export type { ImageClassifier } from './local/local.provider';
+export { LocalImageModel, LOCAL_IMAGE_INPUT_SIZE } from './local/local-image.model';
+export { NsfwPool, NSFW_INPUT_SIZE } from './local-image/nsfw-pool';
+export { LOCAL_IMAGE_SIGNALS, LOCAL_IMAGE_SIGNAL_DESCRIPTIONS, imageSignalsOf } from './local/local-image.signals';
+export type { LocalImageSignal, NsfwClassScores } from './local/local-image.signals';
+
 // Built-in offline `local` text provider: the classifier, its signals and how they fold.
 export { LocalTextClassifier, LOCAL_TEXT_MODEL_FILE, LOCAL_TEXT_LEXICON_FILE } from './local-text/local-text.classifier';
 export {

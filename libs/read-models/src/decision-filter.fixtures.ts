@@ -1,4 +1,4 @@
-import { CategoryResult, DecisionCreatedV1, envelope } from '@cds/events';
+import { CategoryResult, DecisionCreatedV1, decisionCreatedV1ToV2, envelope } from '@cds/events';
 import { DecisionFilter } from './documents';
 import { ProjectedEvent } from './read-models.port';
 
@@ -17,7 +17,7 @@ function checked(tenantId: string, id: string, day: string, over: Partial<Decisi
     policyVersion: 1, provider: 'local', signals: {}, categories: [], action, safe: action === 'allow', flagged: action !== 'allow',
     latency: 0.1, cost: 0, ...over,
   };
-  const event = envelope('decision.created', 1, tenantId, id, data, new Date(`2026-01-0${day}T10:00:00.000Z`));
+  const event = envelope('decision.created', 2, tenantId, id, decisionCreatedV1ToV2(data), new Date(`2026-01-0${day}T10:00:00.000Z`));
   return { topic: 'decisions', partition: 0, offset: Number(day) - 1, event };
 }
 

@@ -1,5 +1,5 @@
 import {
-  Action, BatchItemResult, CategoryResult, DeliveryAttemptStatus, DeliveryTarget, GuardrailActionName, GuardrailKind, GuardrailPolicyData,
+  Action, BatchItemResult, CategoryResult, DecisionPart, DeliveryAttemptStatus, DeliveryTarget, GuardrailActionName, GuardrailKind, GuardrailPolicyData,
   ScoreMap, WebhookEventType,
 } from '@cds/events';
 
@@ -21,7 +21,9 @@ export interface DecisionDoc {
   policyId: string;
   policyVersion: number;
   provider: string;
-  signals: ScoreMap;
+  /** Raw signals per provider. */
+  signals: Record<string, ScoreMap>;
+  parts: DecisionPart[];
   categories: CategoryResult[];
   action: Action;
   safe: boolean;

@@ -28,7 +28,7 @@ export function toDocWrites(e: DomainEvent): DocWrite[] {
         doc: {
           decisionId: d.decisionId, tenantId: e.tenantId, requestId: d.requestId, content: d.content,
           contentType: d.contentType, language: d.language, metadata: d.metadata, policyId: d.policyId,
-          policyVersion: d.policyVersion, provider: d.provider, signals: d.signals, categories: d.categories,
+          policyVersion: d.policyVersion, provider: d.provider, signals: d.signals, parts: d.parts, categories: d.categories,
           action: d.action, safe: d.safe, flagged: d.flagged, latency: d.latency, cost: d.cost, timestamp: e.occurredAt,
         },
       }];

@@ -70,6 +70,10 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
       ADMIN_API_KEY: adminKey,
       HTTP_ADAPTER: process.env.E2E_HTTP_ADAPTER ?? 'fastify',
       LOG_LEVEL: 'warn',
+      // The image model loads (~7 s of a core per thread) only in the processes that score
+      // an image, in one thread: most suites send none.
+      IMAGE_MODEL_PRELOAD: 'false',
+      IMAGE_WORKERS: '1',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -66,6 +66,10 @@ export class Topology {
       ADMIN_API_KEY: options.adminKey,
       HTTP_ADAPTER: process.env.E2E_HTTP_ADAPTER ?? 'fastify',
       LOG_LEVEL: 'warn',
+      // The image model loads (~7 s of a core per thread) only in the processes that score
+      // an image, in one thread: most suites send none.
+      IMAGE_MODEL_PRELOAD: 'false',
+      IMAGE_WORKERS: '1',
       ...options.env,
     };
     const projector = new ManagedProcess('projector', MAIN.projector, await freePort(), { ...env, ROLE: 'projector' });

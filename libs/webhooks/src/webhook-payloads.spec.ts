@@ -1,11 +1,11 @@
-import { DomainEvent, envelope } from '@cds/events';
+import { decisionCreatedV1ToV2, DomainEvent, envelope } from '@cds/events';
 import { deliveryIdOf, testWebhookEvent, webhookEventsOf } from './webhook-payloads';
 
 const decision = (action: 'allow' | 'warn' | 'flag' | 'block') =>
-  envelope('decision.created', 1, 't1', 'd1', {
+  envelope('decision.created', 2, 't1', 'd1', decisionCreatedV1ToV2({
     decisionId: 'd1', requestId: null, content: 'secret words', contentType: 'text', language: 'en', metadata: {}, policyId: 'default',
     policyVersion: 1, provider: 'local', signals: {}, categories: [], action, safe: action === 'allow', flagged: action !== 'allow', latency: 1, cost: 0,
-  }) as DomainEvent;
+  })) as DomainEvent;
 
 describe('webhookEventsOf', () => {
   it('turns a decision into decision.created, plus flagged or blocked by its action', () => {

@@ -2,14 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Principal, principalIdentity } from '@cds/auth';
 import { AppConfig } from '@cds/config';
-import { notFound } from '@cds/errors';
+import { DomainError, invalid, notFound } from '@cds/errors';
 import { BatchAccepted, BatchItemResult, envelope } from '@cds/events';
 import { BatchDoc, READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
 import { generateWebhookSecret } from '@cds/webhooks';
 import { EventWriter } from '@cds/write-path';
 import { WebhookSecrets } from '../webhooks/webhook-secrets.service';
 import { assertDeliverableUrl } from '../webhooks/webhook-url';
-import { BatchChecker } from '@cds/checks';
+import { BatchChecker, ImageIntake } from '@cds/checks';
 import { AsyncBatchCheckDto, BatchCheckDto } from './batches.dto';
 
 export interface BatchView {
@@ -40,6 +40,7 @@ export class BatchesService {
     private readonly writer: EventWriter,
     private readonly secrets: WebhookSecrets,
     private readonly config: AppConfig,
+    private readonly images: ImageIntake,
   ) {}
 
   async checkNow(p: Principal, dto: BatchCheckDto): Promise<{ items: BatchItemResult[] }> {
@@ -59,7 +60,10 @@ export class BatchesService {
     const registered = (await webhookReadModels(this.readModels).listWebhooks(p.tenantId)).find((w) => w.url === dto.webhookUrl);
     const webhookSecret = registered ? null : generateWebhookSecret();
     const batchId = randomUUID();
-    const items = dto.items.map((i) => ({ id: i.id, content: i.content, ...(i.contentType ? { contentType: i.contentType } : {}), ...(i.metadata ? { metadata: i.metadata } : {}) }));
+    const items = await Promise.all(dto.items.map(async (i) => ({
+      id: i.id, content: await this.storedContent(p, i.id, i.contentType, i.content),
+      ...(i.contentType ? { contentType: i.contentType } : {}), ...(i.metadata ? { metadata: i.metadata } : {}),
+    })));
     const event: BatchAccepted = envelope('batch.accepted', 1, p.tenantId, batchId, {
       batchId, policyId: dto.policyId, items, webhookUrl: dto.webhookUrl, signingWebhookId: registered?.webhookId ?? null,
       secretCiphertext: webhookSecret ? this.secrets.seal(webhookSecret) : null, acceptedBy: principalIdentity(p),
@@ -69,6 +73,19 @@ export class BatchesService {
       batchId, status: 'processing' as const, totalItems: items.length,
       ...(webhookSecret ? { webhookSecret } : { signingWebhookId: registered!.webhookId }),
     };
+  }
+
+  /** Events never carry image bytes: an inline image is stored first and the item names
+   * it by its `media:sha256:` reference. An inline image that cannot be read refuses the
+   * batch (422 naming the item), since it could never be checked. */
+  private async storedContent(p: Principal, id: string, contentType: string | undefined, content: string): Promise<string> {
+    if (contentType !== 'image') return content;
+    try {
+      return await this.images.storeInline(p.tenantId, content);
+    } catch (err) {
+      if (err instanceof DomainError && err.kind === 'invalid') throw invalid(err.code, err.message, `item ${id}: ${err.details}`);
+      throw err;
+    }
   }
 
   async get(p: Principal, batchId: string): Promise<BatchView> {

@@ -34,3 +34,26 @@ describe('curl command', () => {
     expect(safeBase('javascript:alert(1)')).toBe('http://localhost');
   });
 });
+
+describe('curl command for media decisions', () => {
+  it('re-sends an image by its reference, never its bytes', () => {
+    const ref = `media:sha256:${'a'.repeat(64)}`;
+    const args = echoArgs(buildCurl('http://h:1', { content: ref, policyId: 'p', contentType: 'image', language: 'en', metadata: {} }));
+    expect(JSON.parse(args[args.indexOf('--data-binary') + 1])).toEqual({ content: ref, policyId: 'p', contentType: 'image', language: 'en' });
+  });
+
+  it('re-runs a multimodal check on its endpoint with its text, images, context and metadata', () => {
+    const part = (contentType: 'text' | 'image', contentRef: string | null) => ({
+      contentType, contentRef, signals: {}, ocrText: null, media: null, categories: [], action: 'allow' as const, safe: true, flagged: false,
+    });
+    const args = echoArgs(buildCurl('http://h:1', {
+      content: 'caption', policyId: 'p', contentType: 'multimodal', language: 'de',
+      metadata: { postId: 'x', context: { useCase: 'comment' } },
+      parts: [part('text', null), part('image', 'https://img.example/a.png')],
+    }));
+    expect(args).toContain('http://h:1/v1/check/multimodal');
+    expect(JSON.parse(args[args.indexOf('--data-binary') + 1])).toEqual({
+      text: 'caption', images: ['https://img.example/a.png'], policyId: 'p', context: { useCase: 'comment', language: 'de' }, metadata: { postId: 'x' },
+    });
+  });
+});

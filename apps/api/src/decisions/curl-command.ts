@@ -29,14 +29,35 @@ export function safeBase(base: string): string {
 /**
  * A curl command reproducing the original check. The key is read from $API_KEY (never
  * embedded); requestId is left out so the check runs again rather than answering the
- * cached decision.
+ * cached decision. An image is sent as its URL, or as the `media:sha256:` reference the
+ * service keeps for MEDIA_RETENTION_DAYS (no base64 in the command); a multimodal
+ * decision re-runs POST /v1/check/multimodal with its text and images.
  */
-export function buildCurl(base: string, d: Pick<DecisionDoc, 'content' | 'policyId' | 'contentType' | 'language' | 'metadata'>): string {
-  const body: Record<string, unknown> = { content: d.content, policyId: d.policyId, contentType: d.contentType, language: d.language };
-  if (d.metadata && Object.keys(d.metadata).length > 0) body.metadata = d.metadata;
+export function buildCurl(
+  base: string,
+  d: Pick<DecisionDoc, 'content' | 'policyId' | 'contentType' | 'language' | 'metadata'> & { parts?: DecisionDoc['parts'] },
+): string {
+  const hasMetadata = d.metadata && Object.keys(d.metadata).length > 0;
+  let path = '/v1/check';
+  let body: Record<string, unknown>;
+  if (d.contentType === 'multimodal') {
+    path = '/v1/check/multimodal';
+    const { context, ...metadata } = (d.metadata ?? {}) as Record<string, unknown>;
+    const parts = d.parts ?? [];
+    const text = parts.some((p) => p.contentType === 'text') ? d.content : undefined;
+    const images = parts.filter((p) => p.contentType === 'image').map((p) => p.contentRef);
+    body = {
+      ...(text !== undefined ? { text } : {}), ...(images.length > 0 ? { images } : {}), policyId: d.policyId,
+      context: { ...(typeof context === 'object' && context !== null ? context : {}), language: d.language },
+      ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+    };
+  } else {
+    body = { content: d.content, policyId: d.policyId, contentType: d.contentType, language: d.language };
+    if (hasMetadata) body.metadata = d.metadata;
+  }
   return [
     'curl -sS -X POST',
-    shellQuote(`${safeBase(base)}/v1/check`),
+    shellQuote(`${safeBase(base)}${path}`),
     '-H "Authorization: Bearer $API_KEY"',
     "-H 'Content-Type: application/json'",
     '--data-binary',

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { AppConfig } from '@cds/config';
 import { invalid, notFound } from '@cds/errors';
 import { DecisionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
-import { TextModeration, PolicyCatalog } from '@cds/checks';
+import { ContentScorer, itemResult, PolicyCatalog } from '@cds/checks';
 import { buildCurl } from './curl-command';
 import { DecisionCurlQuery, GetDecisionQuery, ListDecisionsQuery, ReplayDecisionQuery } from './decision.queries';
 import { storedDecision } from './stored-decision.view';
@@ -42,22 +42,22 @@ export class ListDecisionsHandler implements IQueryHandler<ListDecisionsQuery> {
   }
 }
 
-/** Re-evaluates the stored provider signals under another policy. No provider is
- * called and no new decision is recorded: the answer is what that policy would have
+/** Re-evaluates the stored provider signals (per item, per provider) under another
+ * policy. No provider is called and no new decision is recorded: the answer is what that policy would have
  * decided for this decision, which keeps its id. */
 @QueryHandler(ReplayDecisionQuery)
 export class ReplayDecisionHandler implements IQueryHandler<ReplayDecisionQuery> {
   constructor(
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     private readonly catalog: PolicyCatalog,
-    private readonly moderation: TextModeration,
+    private readonly scorer: ContentScorer,
   ) {}
 
   async execute(q: ReplayDecisionQuery) {
     const original = await load(this.readModels, q.principal.tenantId, q.decisionId);
     const policy = await this.catalog.resolve(q.principal.tenantId, q.policyId);
     const started = performance.now();
-    const verdict = this.moderation.decide(policy.parsed, original.signals, original.provider);
+    const { overall: verdict, parts } = this.scorer.decideParts(policy.parsed, original.parts);
     const latency = Math.round((performance.now() - started) * 1000) / 1000;
     return {
       safe: verdict.safe,
@@ -72,6 +72,10 @@ export class ReplayDecisionHandler implements IQueryHandler<ReplayDecisionQuery>
       policyVersion: policy.version,
       replayed: true,
       original: { policyId: original.policyId, policyVersion: original.policyVersion, action: original.action, safe: original.safe },
+      // Each item again, for a multimodal decision (the spec's Multi-modal results).
+      ...(original.contentType === 'multimodal'
+        ? { results: original.parts.map((p, i) => itemResult({ ...p, ...parts[i] })) }
+        : {}),
     };
   }
 }

@@ -19,6 +19,8 @@ export function storedDecision(d: DecisionDoc) {
     requestId: d.requestId,
     provider: d.provider,
     signals: d.signals,
+    // The items scored: for an image its reference, media facts and the text read in it.
+    parts: d.parts,
     latency: d.latency,
     cost: d.cost,
   };

@@ -28,7 +28,7 @@ export function frameworkError(err: { code?: string; type?: string; status?: num
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'entity.too.large':
-      return { status: 413, body: { error: 'Request body too large', code: 'PAYLOAD_TOO_LARGE', details: 'the request body exceeds MAX_BODY_BYTES' } };
+      return { status: 413, body: { error: 'Request body too large', code: 'PAYLOAD_TOO_LARGE', details: 'the request body exceeds the limit of this endpoint (MAX_BODY_BYTES; the check, batch and multimodal endpoints take one, or ten, images of MAX_IMAGE_BYTES)' } };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

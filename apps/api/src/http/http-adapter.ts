@@ -20,7 +20,13 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     const inst = app.getHttpAdapter().getInstance();
     inst.disable('x-powered-by');
     inst.set('trust proxy', false);
-    inst.use(express.json({ limit: config.MAX_BODY_BYTES, strict: false, type: () => true, reviver: dropProtoKeys }));
+    const limits = mediaBodyLimits(config);
+    const parsers = new Map<number, unknown>();
+    const parserFor = (limit: number) => {
+      if (!parsers.has(limit)) parsers.set(limit, express.json({ limit, strict: false, type: () => true, reviver: dropProtoKeys }));
+      return parsers.get(limit) as (req: unknown, res: unknown, next: unknown) => void;
+    };
+    inst.use((req: any, res: unknown, next: unknown) => parserFor(limits.get(req.path) ?? config.MAX_BODY_BYTES)(req, res, next));
     // express.json leaves {} for an empty body; fastify leaves nothing. Make both
     // "no body", so an empty POST is a 400 on either adapter.
     inst.use((req: any, _res: unknown, next: () => void) => {
@@ -38,6 +44,12 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
   const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_BYTES, trustProxy: false, return503OnClosing: true });
   const app = await NestFactory.create<NestFastifyApplication>(module as any, adapter, options);
   const fastify = app.getHttpAdapter().getInstance();
+  // The endpoints that carry images take bodies sized for them; every other keeps MAX_BODY_BYTES.
+  const limits = mediaBodyLimits(config);
+  fastify.addHook('onRoute', (route: { url: string; bodyLimit?: number }) => {
+    const limit = limits.get(route.url);
+    if (limit !== undefined) route.bodyLimit = limit;
+  });
   // Any content type is read as JSON: clients that forget the header still get a
   // clear answer (400 on a malformed body) rather than a 415.
   fastify.removeAllContentTypeParsers();
@@ -54,6 +66,25 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     sendJson(reply, status, body);
   });
   return app;
+}
+
+/** Room for the JSON around the images (text, metadata, other items). */
+const ENVELOPE_BYTES = 1024 * 1024;
+
+/**
+ * Body limits of the endpoints that carry images: one inline image of MAX_IMAGE_BYTES in
+ * base64 for a check and a batch (whose items are more often URLs), ten in a multimodal
+ * check. Never below MAX_BODY_BYTES.
+ */
+export function mediaBodyLimits(config: Pick<AppConfig, 'MAX_BODY_BYTES' | 'MAX_IMAGE_BYTES'>): Map<string, number> {
+  const oneImage = Math.ceil(config.MAX_IMAGE_BYTES / 3) * 4 + ENVELOPE_BYTES;
+  const atLeast = (n: number) => Math.max(n, config.MAX_BODY_BYTES);
+  return new Map([
+    ['/v1/check', atLeast(oneImage)],
+    ['/v1/batch/check', atLeast(oneImage)],
+    ['/v1/batch/check/async', atLeast(oneImage)],
+    ['/v1/check/multimodal', atLeast(10 * (oneImage - ENVELOPE_BYTES) + ENVELOPE_BYTES)],
+  ]);
 }
 
 /** JSON.parse that drops `__proto__` and `constructor` keys, so a body can never

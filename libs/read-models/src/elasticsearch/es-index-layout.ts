@@ -49,7 +49,7 @@ export const MAPPINGS: Record<DocType, estypes.MappingTypeMapping> = {
       decisionId: keyword, tenantId: keyword, requestId: keyword,
       content: { type: 'text', analyzer: 'standard' },
       contentType: keyword, language: keyword, metadata: opaque, policyId: keyword, policyVersion: { type: 'long' },
-      provider: keyword, signals: opaque, categories: opaque, action: keyword, safe: { type: 'boolean' },
+      provider: keyword, signals: opaque, parts: opaque, categories: opaque, action: keyword, safe: { type: 'boolean' },
       flagged: { type: 'boolean' }, latency: { type: 'double' }, cost: { type: 'double' }, timestamp: date,
       // Derived for the audit filters: metadata stays free-form (a userId of any shape cannot
       // make a document unindexable), its userId is copied here when it is a string or number.

@@ -1,19 +1,19 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { envelope, DomainEvent } from '@cds/events';
+import { decisionCreatedV1ToV2, envelope, DomainEvent } from '@cds/events';
 import { ProjectedEvent } from '../read-models.port';
 import { SqliteReadModels } from './sqlite-read-models.adapter';
 
 const dirOf = () => fs.mkdtempSync(path.join(os.tmpdir(), 'cds-rm-'));
 
 function decision(tenantId: string, id: string, action: 'allow' | 'block', requestId: string | null = null): DomainEvent {
-  return envelope('decision.created', 1, tenantId, id, {
+  return envelope('decision.created', 2, tenantId, id, decisionCreatedV1ToV2({
     decisionId: id, requestId, content: `content ${id}`, contentType: 'text', language: 'en', metadata: {},
     policyId: 'default', policyVersion: 0, provider: 'local', signals: { hate: 0.1 },
     categories: [{ category: 'hate', score: 0.1, threshold: 0.7, triggered: false }], action, safe: action === 'allow',
     flagged: action !== 'allow', latency: 0.1, cost: 0,
-  });
+  }));
 }
 
 const at = (topic: string, offset: number, event: DomainEvent): ProjectedEvent => ({ topic: topic as any, partition: 0, offset, event });

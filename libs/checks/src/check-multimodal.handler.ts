@@ -1,0 +1,109 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { performance } from 'node:perf_hooks';
+import { AppConfig } from '@cds/config';
+import { DomainError, invalid } from '@cds/errors';
+import { DecisionPart } from '@cds/events';
+import { DecisionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
+import { EventWriter } from '@cds/write-path';
+import { ContentScorer } from './content-scorer.service';
+import { decisionEvent, ScoredPart } from './decision-parts';
+import { IdempotentChecks } from './idempotent-checks';
+import { ImageIntake } from './image-intake.service';
+import { CheckMultimodalCommand, MAX_MULTIMODAL_IMAGES, MultimodalDecision, MultimodalItemResult } from './multimodal-request';
+import { PolicyCatalog } from './policy-catalog.service';
+
+export function itemResult(p: DecisionPart): MultimodalItemResult {
+  return {
+    contentType: p.contentType, ...(p.contentRef !== null ? { contentRef: p.contentRef } : {}),
+    safe: p.safe, flagged: p.flagged, action: p.action, categories: p.categories,
+  };
+}
+
+export function toMultimodalDecision(d: Pick<DecisionDoc, 'decisionId' | 'safe' | 'flagged' | 'action' | 'parts' | 'latency' | 'cost'>): MultimodalDecision {
+  return {
+    decisionId: d.decisionId, safe: d.safe, flagged: d.flagged, action: d.action, results: d.parts.map(itemResult),
+    totalLatency: d.latency, totalCost: d.cost,
+  };
+}
+
+/**
+ * POST /v1/check/multimodal: the text and up to ten images, scored concurrently, one
+ * decision (one event, one stored decision, one set of webhooks) whose action is the
+ * most severe over the items. Any item that cannot be read fails the request with that
+ * item's error, naming it: a decision over part of what was sent would not be the
+ * decision that was asked for.
+ */
+@CommandHandler(CheckMultimodalCommand)
+export class CheckMultimodalHandler implements ICommandHandler<CheckMultimodalCommand> {
+  private readonly idempotent: IdempotentChecks<MultimodalDecision>;
+
+  constructor(
+    @Inject(READ_MODELS) readModels: ReadModels,
+    private readonly catalog: PolicyCatalog,
+    private readonly scorer: ContentScorer,
+    private readonly images: ImageIntake,
+    private readonly writer: EventWriter,
+    private readonly config: AppConfig,
+  ) {
+    this.idempotent = new IdempotentChecks(readModels, toMultimodalDecision);
+  }
+
+  execute(cmd: CheckMultimodalCommand): Promise<MultimodalDecision> {
+    const requestId = cmd.request.requestId ?? cmd.idempotencyKey;
+    return this.idempotent.run(cmd.principal.tenantId, requestId, (decisionId, rid) => this.check(cmd, decisionId, rid));
+  }
+
+  private async check(cmd: CheckMultimodalCommand, decisionId: string, requestId: string | null) {
+    const { request: r, principal } = cmd;
+    const images = r.images ?? [];
+    if (r.video !== undefined) {
+      throw invalid('UNSUPPORTED_CONTENT_TYPE', 'Unsupported content type', 'video in a multimodal check is not supported yet; send text and images');
+    }
+    if (r.text === undefined && images.length === 0) {
+      throw invalid('VALIDATION_ERROR', 'Invalid request parameters', 'at least one of text, images or video is required');
+    }
+    if (images.length > MAX_MULTIMODAL_IMAGES) {
+      throw invalid('TOO_MANY_IMAGES', 'Too many images', `at most ${MAX_MULTIMODAL_IMAGES} images per multimodal check (got ${images.length})`);
+    }
+    const language = r.context?.language ?? 'en';
+    this.scorer.assertLanguage(language);
+    if (r.text !== undefined && r.text.length > this.config.MAX_TEXT_LENGTH) {
+      throw invalid('CONTENT_TOO_LONG', 'Content too long', `text is limited to ${this.config.MAX_TEXT_LENGTH} characters (got ${r.text.length})`);
+    }
+    const policy = await this.catalog.resolve(principal.tenantId, r.policyId);
+
+    const started = performance.now();
+    const text: Promise<ScoredPart>[] = r.text === undefined ? [] : [
+      this.scorer.scoreText(r.text, language).then((s) => ({ contentType: 'text' as const, contentRef: null, ...s, ocrText: null, media: null })),
+    ];
+    const pictures = images.map((content, i) =>
+      this.images.prepare(principal.tenantId, content, language)
+        .then(async (img): Promise<ScoredPart> => ({
+          contentType: 'image', contentRef: img.contentRef, ...(await this.scorer.scoreImage(img.image, img.ocrText, language)),
+          ocrText: img.ocrText, media: img.media,
+        }))
+        .catch((err: unknown) => { throw namedItem(err, `images[${i}]`); }),
+    );
+    const parts = await Promise.all([...text, ...pictures]);
+    const verdicts = this.scorer.decideParts(policy.parsed, parts);
+    const latency = Math.round((performance.now() - started) * 1000) / 1000;
+
+    // The context is kept with the metadata; its userId answers the decisions' userId filter.
+    const metadata: Record<string, unknown> = { ...(r.metadata ?? {}) };
+    if (r.context) metadata.context = { ...r.context };
+    if (r.context?.userId !== undefined && metadata.userId === undefined) metadata.userId = r.context.userId;
+    const event = decisionEvent({
+      tenantId: principal.tenantId, decisionId, requestId, content: r.text ?? '', contentType: 'multimodal', language, metadata,
+      policyId: policy.policyId, policyVersion: policy.version, latency,
+    }, parts, verdicts);
+    await this.writer.write('decisions', [event]);
+    return { decisionId, answer: toMultimodalDecision({ ...event.data }) };
+  }
+}
+
+/** The item's own error, its details prefixed with which item it was. */
+function namedItem(err: unknown, item: string): unknown {
+  if (!(err instanceof DomainError)) return err;
+  return new DomainError(err.kind, err.code, err.message, `${item}: ${err.details}`);
+}

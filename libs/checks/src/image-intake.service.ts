@@ -1,0 +1,94 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { BLOB_STORE, BlobStore, parseMediaRef } from '@cds/blob-store';
+import { AppConfig } from '@cds/config';
+import { DomainError, notFound } from '@cds/errors';
+import { DecisionMedia } from '@cds/events';
+import { decodeImage, fetchMedia, ImageSource, parseImageInput, readTextInImage } from '@cds/media';
+import { ImageForScoring, LOCAL_IMAGE_INPUT_SIZE } from '@cds/providers';
+
+/** An image ready to score: decoded frames, what the decision records of it, the text read in it. */
+export interface PreparedImage {
+  /** The URL it came from, or `media:sha256:<hex>` for inline bytes. */
+  contentRef: string;
+  image: ImageForScoring;
+  media: DecisionMedia;
+  ocrText: string | null;
+}
+
+const MAX_REDIRECTS = 3;
+/** Longest side of the picture Tesseract reads. */
+const OCR_MAX_SIDE = 2000;
+/** Text kept from OCR (and scored): a screenshot of a page, not a book. */
+const MAX_OCR_CHARS = 5000;
+
+/**
+ * From a check's `content` (base64, data URI, URL, or the `media:sha256:<hex>` reference
+ * of an image this tenant sent before and the service still keeps) to decoded frames: fetched through
+ * the egress guard, sniffed, decoded with limits, stored in the blob store (so the
+ * decision can name it and a reviewer fetch it back), and read by OCR.
+ */
+@Injectable()
+export class ImageIntake {
+  private readonly logger = new Logger('ImageIntake');
+
+  constructor(@Inject(BLOB_STORE) private readonly blobs: BlobStore, private readonly config: AppConfig) {}
+
+  async prepare(tenantId: string, content: string, language: string): Promise<PreparedImage> {
+    const stored = parseMediaRef(content.trim());
+    const source: ImageSource = stored !== null ? { kind: 'inline', bytes: await this.storedMedia(tenantId, stored) } : parseImageInput(content, this.config.MAX_IMAGE_BYTES);
+    const bytes = source.kind === 'inline' ? source.bytes : (await fetchMedia(source.url, {
+      maxBytes: this.config.MAX_IMAGE_BYTES,
+      timeoutMs: this.config.IMAGE_FETCH_TIMEOUT_MS,
+      maxRedirects: MAX_REDIRECTS,
+      egress: { allowLoopback: this.config.EGRESS_ALLOW_LOOPBACK, allowPrivate: this.config.EGRESS_ALLOW_PRIVATE },
+    })).bytes;
+    const decoded = await decodeImage(bytes, {
+      maxPixels: this.config.MAX_IMAGE_PIXELS, maxFrames: this.config.IMAGE_MAX_FRAMES, modelSize: LOCAL_IMAGE_INPUT_SIZE, ocrMaxSide: OCR_MAX_SIDE,
+    });
+    const [blob, ocrText] = await Promise.all([this.blobs.put(tenantId, bytes), this.ocr(decoded.ocrImage, language)]);
+    return {
+      contentRef: source.kind === 'url' ? source.url : blob.ref,
+      image: {
+        bytes, format: decoded.format, width: decoded.width, height: decoded.height,
+        frames: decoded.frames.map((f) => f.rgb), frameSize: LOCAL_IMAGE_INPUT_SIZE,
+      },
+      media: {
+        sha256: blob.sha256, format: decoded.format, width: decoded.width, height: decoded.height, bytes: bytes.length,
+        frameCount: decoded.frameCount, framesScored: decoded.frames.length,
+      },
+      ocrText,
+    };
+  }
+
+  /** Stores inline images of an async batch before its event is written (events never
+   * carry image bytes): the item's content becomes its `media:sha256:` reference. URLs and
+   * references stay as they are. */
+  async storeInline(tenantId: string, content: string): Promise<string> {
+    if (parseMediaRef(content.trim()) !== null) return content;
+    const source = parseImageInput(content, this.config.MAX_IMAGE_BYTES);
+    if (source.kind === 'url') return content;
+    return (await this.blobs.put(tenantId, source.bytes)).ref;
+  }
+
+  private async storedMedia(tenantId: string, sha256: string): Promise<Buffer> {
+    const bytes = await this.blobs.get(tenantId, sha256);
+    if (!bytes) {
+      throw notFound('MEDIA_NOT_FOUND', 'Media not found', `no media sha256:${sha256} in this tenant (never stored, or deleted after MEDIA_RETENTION_DAYS)`);
+    }
+    return bytes;
+  }
+
+  /** Text in the image, or null when OCR is off. OCR that cannot run fails the check
+   * (503): answering without reading the text would pass a threat written in an image. */
+  private async ocr(png: Buffer, language: string): Promise<string | null> {
+    if (this.config.IMAGE_OCR === 'off') return null;
+    try {
+      const { text } = await readTextInImage(png, { language, timeoutMs: this.config.OCR_TIMEOUT_MS });
+      return text.slice(0, MAX_OCR_CHARS);
+    } catch (err) {
+      this.logger.error(`OCR failed: ${(err as Error).message}`);
+      throw new DomainError('unavailable', 'OCR_UNAVAILABLE', 'Text in the image could not be read',
+        `${(err as Error).message}; retry, or run with IMAGE_OCR=off to score pixels only`);
+    }
+  }
+}

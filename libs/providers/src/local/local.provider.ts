@@ -1,0 +1,43 @@
+import { ScoreMap } from '@cds/events';
+import { SignalFolding } from '@cds/policy';
+import { LocalTextClassifier } from '../local-text/local-text.classifier';
+import { LOCAL_TEXT_SIGNAL_FOLDING } from '../local-text/local-text.signals';
+import { ModerationProvider, ProviderScore, ScoreRequest } from '../port/provider.port';
+import { mergeSignals } from '../port/provider-registry';
+import { imageSignalsOf, NsfwClassScores } from './local-image.signals';
+
+export const LOCAL_PROVIDER = 'local';
+
+/** The image model as the local provider uses it: the worker pool, or anything with its shape. */
+export interface ImageClassifier {
+  readonly inputSize: number;
+  classify(rgb: Uint8Array): Promise<NsfwClassScores>;
+}
+
+/** One map for both models: their signal names do not clash except `sexual`, which
+ * means the same in both. */
+export const LOCAL_SIGNAL_FOLDING: SignalFolding = Object.freeze({ ...LOCAL_TEXT_SIGNAL_FOLDING });
+
+/**
+ * The built-in offline provider: the hashed n-gram text classifier, and the nsfwjs image
+ * model in a worker pool. It costs nothing. Frames of one image (an animation) are scored
+ * each and the worst wins, signal by signal.
+ */
+export class LocalProvider implements ModerationProvider {
+  readonly name = LOCAL_PROVIDER;
+  readonly modalities = ['text', 'image'] as const;
+  readonly folding = LOCAL_SIGNAL_FOLDING;
+
+  constructor(private readonly text: LocalTextClassifier, private readonly images: () => ImageClassifier) {}
+
+  async score(request: ScoreRequest): Promise<ProviderScore> {
+    if (request.modality === 'text') return { signals: this.text.score(request.text, request.language), cost: 0 };
+    const classifier = this.images();
+    if (request.image.frameSize !== classifier.inputSize) {
+      throw new Error(`frames are ${request.image.frameSize}px, the image model takes ${classifier.inputSize}px`);
+    }
+    const perFrame = await Promise.all(request.image.frames.map((f) => classifier.classify(f)));
+    const signals: ScoreMap = mergeSignals(...perFrame.map(imageSignalsOf));
+    return { signals, cost: 0 };
+  }
+}

@@ -1,0 +1,57 @@
+import { ScoreMap } from '@cds/events';
+import { SignalFolding } from '@cds/policy';
+
+/** What a provider can score. */
+export type Modality = 'text' | 'image';
+
+/** An image as the check path prepared it: the original bytes (for providers that take
+ * the file) and the decoded frames at the size the local model takes. */
+export interface ImageForScoring {
+  bytes: Buffer;
+  format: string;
+  width: number;
+  height: number;
+  /** RGB, `frameSize`² × 3 bytes each: one for a still image, a few spread over an animation. */
+  frames: Buffer[];
+  frameSize: number;
+}
+
+export type ScoreRequest =
+  | { modality: 'text'; text: string; language: string }
+  | { modality: 'image'; image: ImageForScoring; language: string };
+
+/** A provider's answer: raw named signals in [0, 1] and what the call cost (USD). */
+export interface ProviderScore {
+  signals: ScoreMap;
+  cost: number;
+}
+
+/**
+ * A moderation provider. It names its signals itself; `folding` says how they fold into
+ * the policy categories. Nothing outside libs/providers knows a provider's signal names.
+ */
+export interface ModerationProvider {
+  readonly name: string;
+  readonly modalities: readonly Modality[];
+  readonly folding: SignalFolding;
+  score(request: ScoreRequest): Promise<ProviderScore>;
+}
+
+export const PROVIDER_REGISTRY = Symbol('PROVIDER_REGISTRY');
+
+/** Picks providers by name and folds stored signals without calling anyone (replay, dry-run). */
+export interface ProviderRegistry {
+  /** The provider that scores a modality when a policy names none. */
+  forModality(modality: Modality): ModerationProvider;
+  /** A configured provider by name; throws PROVIDER_NOT_CONFIGURED otherwise. */
+  get(name: string): ModerationProvider;
+  has(name: string): boolean;
+  names(): string[];
+  /**
+   * Category scores of stored raw signals: each provider's signals folded with its own
+   * map, then merged by max (a category's score is the highest any provider gave it).
+   */
+  fold(signalsByProvider: Record<string, ScoreMap>): ScoreMap;
+  /** The folding of mock signals in a dry run: the default provider's. */
+  defaultFolding(): SignalFolding;
+}

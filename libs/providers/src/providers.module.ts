@@ -1,0 +1,47 @@
+import { DynamicModule, Global, Inject, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '@cds/config';
+import { LocalTextClassifier } from './local-text/local-text.classifier';
+import { LocalImageModel } from './local/local-image.model';
+import { LocalProvider, LOCAL_PROVIDER } from './local/local.provider';
+import { PROVIDER_REGISTRY } from './port/provider.port';
+import { StaticProviderRegistry } from './port/provider-registry';
+
+/** The providers of this process behind PROVIDER_REGISTRY: today the built-in `local`
+ * one, for text and images. */
+@Global()
+@Module({})
+export class ProvidersModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(private readonly images: LocalImageModel, private readonly config: AppConfig) {}
+
+  static forRoot(): DynamicModule {
+    return {
+      module: ProvidersModule,
+      providers: [
+        {
+          provide: LocalImageModel,
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) => {
+            const logger = new Logger('LocalImageModel');
+            return new LocalImageModel({ workers: config.IMAGE_WORKERS, log: (level, message) => logger[level](message) });
+          },
+        },
+        {
+          provide: PROVIDER_REGISTRY,
+          inject: [LocalImageModel],
+          useFactory: (images: LocalImageModel) =>
+            new StaticProviderRegistry([new LocalProvider(LocalTextClassifier.load(), () => images)], { text: LOCAL_PROVIDER, image: LOCAL_PROVIDER }),
+        },
+      ],
+      exports: [PROVIDER_REGISTRY, LocalImageModel],
+    };
+  }
+
+  onApplicationBootstrap(): void {
+    // The projector scores nothing.
+    if (this.config.IMAGE_MODEL_PRELOAD && this.config.ROLE !== 'projector') this.images.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.images.close();
+  }
+}

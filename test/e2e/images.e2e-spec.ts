@@ -1,0 +1,221 @@
+import { createHash } from 'node:crypto';
+import { ApiClient, expectErrorBody, RunningService, startService } from '@cds/testing';
+import { gifWithFrames, pngClaiming, sharedImage, solid, textImage, zipBytes } from './support/image-fixtures';
+import { MediaServer } from './support/media-server';
+
+/** A policy that flags any image at all: every category and the nsfw signals at 0. */
+const ALWAYS = 'name: Always\ncategories:\n  violence: { threshold: 0, action: flag }\n  sexual: { threshold: 0, action: block }\n';
+const THREAT = 'I will kill you tonight';
+const BENIGN = 'Have a lovely day at the beach';
+
+const b64 = (b: Buffer) => b.toString('base64');
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const category = (body: any, name: string) => body.categories.find((c: any) => c.category === name);
+
+describe('images: POST /v1/check (contentType image), batches, stored decisions', () => {
+  let svc: RunningService;
+  let api: ApiClient;
+  const media = new MediaServer();
+
+  beforeAll(async () => {
+    await media.start();
+    svc = await startService({ env: { EGRESS_ALLOW_LOOPBACK: 'true', IMAGE_FETCH_TIMEOUT_MS: '2000', MAX_IMAGE_BYTES: String(4 * 1024 * 1024) } });
+    api = new ApiClient(svc.baseUrl, svc.adminKey);
+    expect((await api.post('/v1/policies', { policyId: 'always', yamlContent: ALWAYS })).status).toBe(201);
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await media.stop();
+  });
+
+  it('allows public-domain photos of safe content under the default policy (base64, data URI and URL)', async () => {
+    const photos = ['chelsea.png', 'coffee.png', 'rocket.jpg', 'astronaut.png'];
+    for (const [i, name] of photos.entries()) {
+      const bytes = sharedImage(name);
+      const content = i % 3 === 0 ? b64(bytes) : i % 3 === 1 ? `data:image/${name.endsWith('jpg') ? 'jpeg' : 'png'};base64,${b64(bytes)}` : media.serve(`/${name}`, bytes);
+      const r = await api.post('/v1/check', { content, contentType: 'image', policyId: 'default' });
+      expect({ name, status: r.status, action: r.body.action }).toEqual({ name, status: 200, action: 'allow' });
+      expect(r.body).toMatchObject({ safe: true, flagged: false, provider: 'local', cost: 0 });
+      expect(r.body.categories.map((c: any) => c.category)).toEqual(['sexual', 'hate', 'harassment', 'violence', 'self-harm']);
+    }
+  });
+
+  it('reads text in an image and scores it: a threat drawn in an image decides as the same words in text', async () => {
+    const asText = await api.post('/v1/check', { content: THREAT, policyId: 'default' });
+    expect(asText.body.action).not.toBe('allow');
+    const r = await api.post('/v1/check', { content: b64(await textImage(THREAT)), contentType: 'image', policyId: 'default' });
+    expect(r.status).toBe(200);
+    expect(r.body.action).toBe(asText.body.action);
+    expect(category(r.body, 'violence').triggered).toBe(true);
+
+    const stored = await api.get(`/v1/decisions/${r.body.decisionId}`);
+    expect(stored.body.contentType).toBe('image');
+    expect(stored.body.parts).toHaveLength(1);
+    expect(stored.body.parts[0].ocrText.toLowerCase()).toContain('kill you');
+    expect(Object.keys(stored.body.signals)).toEqual(['local']);
+
+    const benign = await api.post('/v1/check', { content: b64(await textImage(BENIGN, 'jpeg')), contentType: 'image', policyId: 'default' });
+    expect(benign.body.action).toBe('allow');
+  });
+
+  it('stores the decision with a media reference, serves the image back, replays and reproduces it without the bytes', async () => {
+    const png = await solid(30, 120, 200);
+    const r = await api.post('/v1/check', { content: b64(png), contentType: 'image', policyId: 'default', metadata: { userId: 'u-img' } });
+    expect(r.status).toBe(200);
+    const d = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
+    expect(d.content).toBe(`media:sha256:${sha256(png)}`);
+    expect(d.parts[0]).toMatchObject({
+      contentType: 'image', contentRef: d.content, media: { sha256: sha256(png), format: 'png', width: 64, height: 64, bytes: png.length, frameCount: 1, framesScored: 1 },
+    });
+    expect(typeof d.parts[0].signals.local.sexual).toBe('number');
+
+    const back = await fetch(`${svc.baseUrl}/v1/media/sha256/${sha256(png)}`, { headers: { authorization: `Bearer ${svc.adminKey}` } });
+    expect(back.status).toBe(200);
+    expect(back.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await back.arrayBuffer())).toEqual(png);
+    expect((await api.get(`/v1/media/sha256/${'0'.repeat(64)}`)).status).toBe(404);
+
+    const replay = await api.post(`/v1/decisions/${r.body.decisionId}/replay`, { policyId: 'always' });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toMatchObject({ decisionId: r.body.decisionId, action: 'block', replayed: true, original: { action: 'allow' } });
+
+    const curl = (await api.get(`/v1/decisions/${r.body.decisionId}/curl`)).body.curl as string;
+    expect(curl).toContain(`media:sha256:${sha256(png)}`);
+    expect(curl.length).toBeLessThan(1000);
+    // The reference checks the kept image again.
+    const again = await api.post('/v1/check', { content: d.content, contentType: 'image', policyId: 'always' });
+    expect(again.body.action).toBe('block');
+
+    const listed = await api.get('/v1/decisions?userId=u-img');
+    expect(listed.body.decisions.map((x: any) => x.decisionId)).toEqual([r.body.decisionId]);
+  });
+
+  it('answers a repeated requestId with the first image decision', async () => {
+    const content = b64(await solid(200, 10, 10));
+    const [a, b] = await Promise.all([1, 2].map(() => api.post('/v1/check', { content, contentType: 'image', policyId: 'default', requestId: 'img-1' })));
+    expect(a.body.decisionId).toBe(b.body.decisionId);
+    const c = await api.post('/v1/check', { content, contentType: 'image', policyId: 'default' }, { 'Idempotency-Key': 'img-1' });
+    expect(c.body.decisionId).toBe(a.body.decisionId);
+  });
+
+  it('scores a bounded number of frames of an animation with thousands of frames', async () => {
+    const r = await api.post('/v1/check', { content: b64(gifWithFrames(3000)), contentType: 'image', policyId: 'default' });
+    expect(r.status).toBe(200);
+    const d = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
+    expect(d.parts[0].media).toMatchObject({ format: 'gif', frameCount: 3000 });
+    expect(d.parts[0].media.framesScored).toBeLessThanOrEqual(8);
+  });
+
+  it('refuses hostile and broken input with a clear 4xx and keeps answering', async () => {
+    const jpeg = sharedImage('rocket.jpg');
+    const cases: [string, unknown, number, string][] = [
+      ['pixel bomb header', b64(pngClaiming(100_000, 100_000)), 422, 'IMAGE_TOO_LARGE'],
+      ['truncated jpeg', b64(jpeg.subarray(0, Math.floor(jpeg.length / 2))), 422, 'INVALID_IMAGE'],
+      ['zip named png', media.serve('/archive.png', zipBytes(), 'image/png'), 422, 'INVALID_IMAGE'],
+      ['svg', b64(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>')), 422, 'UNSUPPORTED_IMAGE_FORMAT'],
+      ['not base64 at all', 'this is not an image %%%', 422, 'INVALID_IMAGE'],
+      ['redirect to the metadata address', `${media.baseUrl}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`, 422, 'EGRESS_REFUSED'],
+      ['private address', 'http://10.1.2.3/cat.png', 422, 'EGRESS_REFUSED'],
+      ['missing image', `${media.baseUrl}/nothing.png`, 422, 'MEDIA_FETCH_FAILED'],
+      ['trickling server', `${media.baseUrl}/trickle`, 422, 'MEDIA_FETCH_FAILED'],
+    ];
+    for (const [name, content, status, code] of cases) {
+      const r = await api.post('/v1/check', { content, contentType: 'image', policyId: 'default' });
+      expect({ name, status: r.status, code: r.body?.code }).toEqual({ name, status, code });
+      expectErrorBody(r.body);
+    }
+    const huge = await api.request('POST', '/v1/check', `{"content":"${'A'.repeat(50 * 1024 * 1024)}","contentType":"image","policyId":"default"}`);
+    expect(huge.status).toBe(413);
+    expect(huge.body.code).toBe('PAYLOAD_TOO_LARGE');
+    // Other endpoints keep the small limit.
+    const policy = await api.request('POST', '/v1/policies', `{"policyId":"p","yamlContent":"${'x'.repeat(2 * 1024 * 1024)}"}`);
+    expect(policy.status).toBe(413);
+    const ok = await api.post('/v1/check', { content: 'still here', policyId: 'default' });
+    expect(ok.status).toBe(200);
+  });
+
+  it('checks image items in batches: a bad item gets its own error, the others go on', async () => {
+    const good = b64(await solid(0, 200, 0));
+    const r = await api.post('/v1/batch/check', {
+      policyId: 'default',
+      items: [
+        { id: 'a', content: good, contentType: 'image' },
+        { id: 'b', content: b64(zipBytes()), contentType: 'image' },
+        { id: 'c', content: 'plain words', contentType: 'text' },
+      ],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.items[0]).toMatchObject({ id: 'a', safe: true, action: 'allow' });
+    expect(r.body.items[1]).toMatchObject({ id: 'b', error: { code: 'INVALID_IMAGE', details: expect.stringMatching(/zip/i) } });
+    expect(r.body.items[2]).toMatchObject({ id: 'c', action: 'allow' });
+  });
+});
+
+describe('POST /v1/check/multimodal', () => {
+  let svc: RunningService;
+  let api: ApiClient;
+  const media = new MediaServer();
+
+  beforeAll(async () => {
+    await media.start();
+    svc = await startService({ env: { EGRESS_ALLOW_LOOPBACK: 'true' } });
+    api = new ApiClient(svc.baseUrl, svc.adminKey);
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await media.stop();
+  });
+
+  it('scores text and images as one decision; the action is the most severe over the items', async () => {
+    const photoUrl = media.serve('/coffee.png', sharedImage('coffee.png'), 'image/png');
+    const threat = await textImage(THREAT);
+    const r = await api.post('/v1/check/multimodal', {
+      text: 'what a nice morning', images: [photoUrl, `data:image/png;base64,${b64(threat)}`], policyId: 'default',
+      context: { language: 'en', useCase: 'social_post', userId: 'mm-user', userReputation: 0.8, locale: 'en-GB' }, metadata: { postId: 'p1' },
+    });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(['action', 'decisionId', 'flagged', 'results', 'safe', 'totalCost', 'totalLatency']);
+    expect(r.body.results.map((x: any) => [x.contentType, x.contentRef ?? null, x.action])).toEqual([
+      ['text', null, 'allow'],
+      ['image', photoUrl, 'allow'],
+      ['image', `media:sha256:${sha256(threat)}`, r.body.action],
+    ]);
+    expect(r.body.action).not.toBe('allow');
+    expect(r.body).toMatchObject({ flagged: true, safe: false, totalCost: 0 });
+
+    const d = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
+    expect(d).toMatchObject({ contentType: 'multimodal', content: 'what a nice morning', action: r.body.action, metadata: { postId: 'p1', userId: 'mm-user' } });
+    expect(d.parts).toHaveLength(3);
+    const listed = (await api.get('/v1/decisions?userId=mm-user')).body.decisions;
+    expect(listed).toHaveLength(1);
+
+    const replay = await api.post(`/v1/decisions/${r.body.decisionId}/replay`, { policyId: 'default' });
+    expect(replay.body.action).toBe(r.body.action);
+    expect(replay.body.results.map((x: any) => x.action)).toEqual(r.body.results.map((x: any) => x.action));
+
+    const curl = (await api.get(`/v1/decisions/${r.body.decisionId}/curl`)).body.curl as string;
+    expect(curl).toContain('/v1/check/multimodal');
+    expect(curl).toContain(photoUrl);
+  });
+
+  it('validates the request: at least one item, at most ten images, no video yet', async () => {
+    const img = `data:image/png;base64,${b64(await solid(9, 9, 9, 8))}`;
+    const cases: [unknown, number, string][] = [
+      [{ policyId: 'default' }, 422, 'VALIDATION_ERROR'],
+      [{ images: Array(11).fill(img), policyId: 'default' }, 422, 'TOO_MANY_IMAGES'],
+      [{ video: 'https://example.com/v.mp4', policyId: 'default' }, 422, 'UNSUPPORTED_CONTENT_TYPE'],
+      [{ text: 'x', images: 'not-an-array', policyId: 'default' }, 422, 'VALIDATION_ERROR'],
+      [{ text: 'x', policyId: 'default', context: { userReputation: 'high' } }, 422, 'VALIDATION_ERROR'],
+      [{ text: 'x', policyId: 'nope' }, 404, 'POLICY_NOT_FOUND'],
+      [{ text: 'x', images: [img, 'garbage!!'], policyId: 'default' }, 422, 'INVALID_IMAGE'],
+    ];
+    for (const [body, status, code] of cases) {
+      const r = await api.post('/v1/check/multimodal', body);
+      expect({ body, status: r.status, code: r.body?.code }).toEqual({ body, status, code });
+      expectErrorBody(r.body);
+    }
+    const ten = await api.post('/v1/check/multimodal', { images: Array(10).fill(img), policyId: 'default' });
+    expect(ten.status).toBe(200);
+    expect(ten.body.results).toHaveLength(10);
+  });
+});
