@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import * as os from 'node:os';
 import { BLOB_STORE, BlobStore, parseMediaRef } from '@cds/blob-store';
 import { AppConfig } from '@cds/config';
 import { DomainError, notFound } from '@cds/errors';
 import { DecisionMedia } from '@cds/events';
-import { decodeImage, fetchMedia, ImageSource, parseImageInput, readTextInImage } from '@cds/media';
+import { decodeImage, fetchMedia, ImageSource, parseImageInput, probeTesseract, readTextInImage } from '@cds/media';
 import { ImageForScoring, LOCAL_IMAGE_INPUT_SIZE } from '@cds/providers';
 
 /** An image ready to score: decoded frames, what the decision records of it, the text read in it. */
@@ -28,10 +29,27 @@ const MAX_OCR_CHARS = 5000;
  * decision can name it and a reviewer fetch it back), and read by OCR.
  */
 @Injectable()
-export class ImageIntake {
+export class ImageIntake implements OnApplicationBootstrap {
   private readonly logger = new Logger('ImageIntake');
+  /** Tesseract runs one process per image on one core (OMP_THREAD_LIMIT=1): at most one
+   * per core at a time, so a burst of images queues instead of starving the event loop. */
+  private readonly ocrGate = new Gate(Math.max(1, os.availableParallelism()));
 
   constructor(@Inject(BLOB_STORE) private readonly blobs: BlobStore, private readonly config: AppConfig) {}
+
+  /** Says at start what OCR can read here, so a missing binary or language pack is seen
+   * before the first image check answers 503 OCR_UNAVAILABLE. */
+  onApplicationBootstrap(): void {
+    if (this.config.IMAGE_OCR === 'off' || this.config.ROLE === 'projector') return;
+    probeTesseract().then(
+      (p) => {
+        if (!p.available) this.logger.error('IMAGE_OCR=on but Tesseract does not run (install tesseract-ocr, or set TESSERACT_PATH or IMAGE_OCR=off): image checks will answer 503 OCR_UNAVAILABLE');
+        else if (p.missing.length > 0) this.logger.warn(`Tesseract ${p.version}: language packs missing: ${p.missing.join(', ')} (install tesseract-ocr-<pack>)`);
+        else this.logger.log(`Tesseract ${p.version} with every language pack`);
+      },
+      (err: Error) => this.logger.error(`Tesseract probe failed: ${err.message}`),
+    );
+  }
 
   async prepare(tenantId: string, content: string, language: string): Promise<PreparedImage> {
     const stored = parseMediaRef(content.trim());
@@ -83,12 +101,31 @@ export class ImageIntake {
   private async ocr(png: Buffer, language: string): Promise<string | null> {
     if (this.config.IMAGE_OCR === 'off') return null;
     try {
-      const { text } = await readTextInImage(png, { language, timeoutMs: this.config.OCR_TIMEOUT_MS });
+      const { text } = await this.ocrGate.run(() => readTextInImage(png, { language, timeoutMs: this.config.OCR_TIMEOUT_MS }));
       return text.slice(0, MAX_OCR_CHARS);
     } catch (err) {
       this.logger.error(`OCR failed: ${(err as Error).message}`);
       throw new DomainError('unavailable', 'OCR_UNAVAILABLE', 'Text in the image could not be read',
         `${(err as Error).message}; retry, or run with IMAGE_OCR=off to score pixels only`);
+    }
+  }
+}
+
+/** At most `size` tasks at a time; the others wait in arrival order. */
+export class Gate {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running += 1;
+    try {
+      return await task();
+    } finally {
+      this.running -= 1;
+      this.waiting.shift()?.();
     }
   }
 }

@@ -1,4 +1,3 @@
-import { DomainError } from '@cds/errors';
 import { NsfwPool, NSFW_INPUT_SIZE } from '../local-image/nsfw-pool';
 import { NsfwClassScores } from './local-image.signals';
 import { ImageClassifier } from './local.provider';
@@ -12,9 +11,7 @@ export interface LocalImageModelOptions {
 
 /**
  * The image model's worker pool, started once per process: at boot (IMAGE_MODEL_PRELOAD)
- * or at the first image check. Its failures become answers a client can act on: 503
- * IMAGE_MODEL_UNAVAILABLE when the model could not load (or the wasm SIMD backend is
- * missing), 503 IMAGE_QUEUE_FULL when more images wait than the pool takes.
+ * or at the first image check.
  */
 export class LocalImageModel implements ImageClassifier {
   readonly inputSize = NSFW_INPUT_SIZE;
@@ -38,19 +35,10 @@ export class LocalImageModel implements ImageClassifier {
     return this.pool ? this.pool.state : 'idle';
   }
 
-  async classify(rgb: Uint8Array): Promise<NsfwClassScores> {
-    const pool = this.start();
-    try {
-      return await pool.classify(rgb);
-    } catch (err) {
-      if ((err as { code?: string }).code === 'IMAGE_QUEUE_FULL') {
-        throw new DomainError('unavailable', 'IMAGE_QUEUE_FULL', 'Too many images are waiting to be scored', 'retry with backoff');
-      }
-      if (pool.state === 'failed') {
-        throw new DomainError('unavailable', 'IMAGE_MODEL_UNAVAILABLE', 'The image model is unavailable', (err as Error).message);
-      }
-      throw err;
-    }
+  /** The pool answers its failures as 503s itself: IMAGE_MODEL_UNAVAILABLE, IMAGE_QUEUE_FULL,
+   * IMAGE_WORKER_CRASHED. */
+  classify(rgb: Uint8Array): Promise<NsfwClassScores> {
+    return this.start().classify(rgb);
   }
 
   async close(): Promise<void> {
