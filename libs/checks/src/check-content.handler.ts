@@ -60,7 +60,7 @@ export class CheckContentHandler implements ICommandHandler<CheckContentCommand>
     if (contentType === 'image') {
       const img = await this.images.prepare(principal.tenantId, r.content, language);
       const scored = await this.scorer.scoreImage(img.image, img.ocrText, language);
-      part = { contentType: 'image', contentRef: img.contentRef, ...scored, ocrText: img.ocrText, media: img.media };
+      part = { contentType: 'image', contentRef: img.contentRef, ...scored, media: img.media };
     } else {
       part = { contentType: 'text', contentRef: null, ...(await this.scorer.scoreText(r.content, language)), ocrText: null, media: null };
     }

@@ -80,8 +80,7 @@ export class CheckMultimodalHandler implements ICommandHandler<CheckMultimodalCo
     const pictures = images.map((content, i) =>
       this.images.prepare(principal.tenantId, content, language)
         .then(async (img): Promise<ScoredPart> => ({
-          contentType: 'image', contentRef: img.contentRef, ...(await this.scorer.scoreImage(img.image, img.ocrText, language)),
-          ocrText: img.ocrText, media: img.media,
+          contentType: 'image', contentRef: img.contentRef, ...(await this.scorer.scoreImage(img.image, img.ocrText, language)), media: img.media,
         }))
         .catch((err: unknown) => { throw namedItem(err, `images[${i}]`); }),
     );

@@ -33,16 +33,17 @@ export class ContentScorer {
     return { signals: { [provider.name]: signals }, cost };
   }
 
-  /** The image's pixels, and the text read in it (scored by the text provider) when there is some. */
-  async scoreImage(image: ImageForScoring, ocrText: string | null, language: string): Promise<ScoredItem> {
+  /** The image's pixels, and the text read in it (scored by the text provider) when there
+   * is some: the model and the OCR run side by side. */
+  async scoreImage(image: ImageForScoring, ocrText: Promise<string | null>, language: string): Promise<ScoredItem & { ocrText: string | null }> {
     const provider = this.providers.forModality('image');
-    const [pixels, text] = await Promise.all([
+    const [pixels, [read, text]] = await Promise.all([
       provider.score({ modality: 'image', image, language }),
-      ocrText ? this.scoreText(ocrText, language) : Promise.resolve(null),
+      ocrText.then(async (t) => [t, t ? await this.scoreText(t, language) : null] as const),
     ]);
     const signals: Record<string, ScoreMap> = { [provider.name]: pixels.signals };
     for (const [name, s] of Object.entries(text?.signals ?? {})) signals[name] = mergeSignals(signals[name] ?? {}, s);
-    return { signals, cost: pixels.cost + (text?.cost ?? 0) };
+    return { signals, cost: pixels.cost + (text?.cost ?? 0), ocrText: read };
   }
 
   /** A policy over raw signals per provider. */

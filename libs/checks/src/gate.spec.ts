@@ -1,4 +1,4 @@
-import { Gate } from './image-intake.service';
+import { Gate } from './gate';
 
 describe('Gate', () => {
   it('runs at most `size` tasks at once, the rest in arrival order, also after a failure', async () => {

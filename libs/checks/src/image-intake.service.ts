@@ -4,8 +4,9 @@ import { BLOB_STORE, BlobStore, parseMediaRef } from '@cds/blob-store';
 import { AppConfig } from '@cds/config';
 import { DomainError, notFound } from '@cds/errors';
 import { DecisionMedia } from '@cds/events';
-import { decodeImage, fetchMedia, ImageSource, parseImageInput, probeTesseract, readTextInImage } from '@cds/media';
+import { decodeImage, fetchMedia, ImageSource, parseImageInput, probeTesseract, readTextInImage, renderForOcr } from '@cds/media';
 import { ImageForScoring, LOCAL_IMAGE_INPUT_SIZE } from '@cds/providers';
+import { Gate } from './gate';
 
 /** An image ready to score: decoded frames, what the decision records of it, the text read in it. */
 export interface PreparedImage {
@@ -13,7 +14,8 @@ export interface PreparedImage {
   contentRef: string;
   image: ImageForScoring;
   media: DecisionMedia;
-  ocrText: string | null;
+  /** The text read in it (null when OCR is off), read while the model scores the pixels. */
+  ocrText: Promise<string | null>;
 }
 
 const MAX_REDIRECTS = 3;
@@ -61,9 +63,12 @@ export class ImageIntake implements OnApplicationBootstrap {
       egress: { allowLoopback: this.config.EGRESS_ALLOW_LOOPBACK, allowPrivate: this.config.EGRESS_ALLOW_PRIVATE },
     })).bytes;
     const decoded = await decodeImage(bytes, {
-      maxPixels: this.config.MAX_IMAGE_PIXELS, maxFrames: this.config.IMAGE_MAX_FRAMES, modelSize: LOCAL_IMAGE_INPUT_SIZE, ocrMaxSide: OCR_MAX_SIDE,
+      maxPixels: this.config.MAX_IMAGE_PIXELS, maxFrames: this.config.IMAGE_MAX_FRAMES, modelSize: LOCAL_IMAGE_INPUT_SIZE,
+      ocrMaxSide: OCR_MAX_SIDE, withOcrImage: false,
     });
-    const [blob, ocrText] = await Promise.all([this.blobs.put(tenantId, bytes), this.ocr(decoded.ocrImage, language)]);
+    const ocrText = this.ocr(bytes, language);
+    ocrText.catch(() => undefined); // awaited by the scorer; a failure before that is not unhandled
+    const blob = await this.blobs.put(tenantId, bytes);
     return {
       contentRef: source.kind === 'url' ? source.url : blob.ref,
       image: {
@@ -98,34 +103,19 @@ export class ImageIntake implements OnApplicationBootstrap {
 
   /** Text in the image, or null when OCR is off. OCR that cannot run fails the check
    * (503): answering without reading the text would pass a threat written in an image. */
-  private async ocr(png: Buffer, language: string): Promise<string | null> {
+  private async ocr(bytes: Buffer, language: string): Promise<string | null> {
     if (this.config.IMAGE_OCR === 'off') return null;
     try {
-      const { text } = await this.ocrGate.run(() => readTextInImage(png, { language, timeoutMs: this.config.OCR_TIMEOUT_MS }));
-      return text.slice(0, MAX_OCR_CHARS);
+      return await this.ocrGate.run(async () => {
+        const png = await renderForOcr(bytes, { maxPixels: this.config.MAX_IMAGE_PIXELS, ocrMaxSide: OCR_MAX_SIDE });
+        const { text } = await readTextInImage(png, { language, timeoutMs: this.config.OCR_TIMEOUT_MS });
+        return text.slice(0, MAX_OCR_CHARS);
+      });
     } catch (err) {
+      if (err instanceof DomainError) throw err;
       this.logger.error(`OCR failed: ${(err as Error).message}`);
       throw new DomainError('unavailable', 'OCR_UNAVAILABLE', 'Text in the image could not be read',
         `${(err as Error).message}; retry, or run with IMAGE_OCR=off to score pixels only`);
-    }
-  }
-}
-
-/** At most `size` tasks at a time; the others wait in arrival order. */
-export class Gate {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(private readonly size: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running += 1;
-    try {
-      return await task();
-    } finally {
-      this.running -= 1;
-      this.waiting.shift()?.();
     }
   }
 }

@@ -65,7 +65,7 @@ describe('decodeImage', () => {
     expect(decoded).toMatchObject({ format: 'jpeg', width: 100, height: 200 });
     expectColour(meanColour(decoded.frames[0].rgb, 32, 0, 14), [255, 0, 0], 30);
     expectColour(meanColour(decoded.frames[0].rgb, 32, 18, 32), [0, 0, 255], 30);
-    const ocr = await sharp(decoded.ocrImage).metadata();
+    const ocr = await sharp(decoded.ocrImage!).metadata();
     expect([ocr.width, ocr.height]).toEqual([200, 400]);
   });
 
@@ -98,14 +98,14 @@ describe('decodeImage', () => {
 
     expect(decoded).toMatchObject({ format, width, height, frameCount: 1 });
     expect(decoded.frames[0].rgb).toHaveLength(224 * 224 * 3);
-    const ocr = await sharp(decoded.ocrImage).metadata();
+    const ocr = await sharp(decoded.ocrImage!).metadata();
     expect(ocr).toMatchObject({ format: 'png', channels: 1, width: width * 2, height: height * 2 });
   });
 
   it('shrinks a large picture for OCR to ocrMaxSide, keeping its proportions', async () => {
     const decoded = await decodeImage(photo('coffee.png'), { ...OPTIONS, ocrMaxSide: 300 });
 
-    const ocr = await sharp(decoded.ocrImage).metadata();
+    const ocr = await sharp(decoded.ocrImage!).metadata();
     expect([ocr.width, ocr.height]).toEqual([300, 200]);
   });
 
@@ -115,8 +115,8 @@ describe('decodeImage', () => {
 
     const decoded = await decodeImage(rendered, OPTIONS);
 
-    expect(await sharp(decoded.ocrImage).metadata()).toMatchObject({ format: 'png', width: 800, height: 200, channels: 1 });
-    const { data } = await sharp(decoded.ocrImage).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+    expect(await sharp(decoded.ocrImage!).metadata()).toMatchObject({ format: 'png', width: 800, height: 200, channels: 1 });
+    const { data } = await sharp(decoded.ocrImage!).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
     const dark = data.filter((v) => v < 64).length;
     const light = data.filter((v) => v > 192).length;
     expect(dark).toBeGreaterThan(1000);

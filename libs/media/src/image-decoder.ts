@@ -28,6 +28,8 @@ export interface DecodeImageOptions {
   modelSize: number;
   /** Longest side of the OCR picture. */
   ocrMaxSide: number;
+  /** Make `ocrImage` too (default true); false when OCR is off or done apart (renderForOcr). */
+  withOcrImage?: boolean;
 }
 
 export interface DecodedFrame {
@@ -46,8 +48,9 @@ export interface DecodedImage {
   frameCount: number;
   /** At most maxFrames, spread evenly over the animation (first and last included). */
   frames: DecodedFrame[];
-  /** First frame as a PNG for OCR: EXIF-rotated, greyscale, alpha on white; see ocrLongestSide. */
-  ocrImage: Buffer;
+  /** First frame as a PNG for OCR: EXIF-rotated, greyscale, alpha on white; see ocrLongestSide.
+   * Null when `withOcrImage` is false. */
+  ocrImage: Buffer | null;
 }
 
 interface Layout {
@@ -73,17 +76,33 @@ export async function decodeImage(bytes: Buffer, o: DecodeImageOptions): Promise
   // One page at a time: memory stays at one decoded frame, however many are asked for.
   const frames: DecodedFrame[] = [];
   for (const index of indices) frames.push({ index, rgb: await modelFrame(bytes, format, index, o) });
+  const ocrImage = o.withOcrImage === false ? null : await ocrPicture(bytes, format, layout, o);
+  return { format, width: layout.width, height: layout.height, frameCount: layout.frameCount, frames, ocrImage };
+}
+
+/**
+ * The picture Tesseract reads, made on its own so a caller can run it beside the model
+ * (it decodes the whole first frame and writes a PNG: several times the model frame's
+ * cost on a photo). Same limits and errors as decodeImage.
+ */
+export async function renderForOcr(bytes: Buffer, o: Pick<DecodeImageOptions, 'maxPixels' | 'ocrMaxSide'>): Promise<Buffer> {
+  const format = requireImageFormat(bytes);
+  const options = { ...o, maxFrames: 1, modelSize: 1 };
+  return ocrPicture(bytes, format, await readLayout(bytes, format, options), options);
+}
+
+async function ocrPicture(bytes: Buffer, format: ImageFormat, layout: Layout, o: DecodeImageOptions): Promise<Buffer> {
   const side = ocrLongestSide(layout.width, layout.height, o.ocrMaxSide);
-  const ocrImage = await decoding(format, o, () =>
+  return decoding(format, o, () =>
     load(bytes, format, 0, o)
       .rotate()
       .flatten({ background: WHITE })
       .resize(side, side, { fit: 'inside' })
       .toColourspace('b-w') // one grey channel (greyscale() alone still writes three)
-      .png({ compressionLevel: 3 })
+      // Tesseract reads it at once: a fast, light compression costs a third of level 3 here.
+      .png({ compressionLevel: 1 })
       .toBuffer(),
   );
-  return { format, width: layout.width, height: layout.height, frameCount: layout.frameCount, frames, ocrImage };
 }
 
 /** Dimensions and frame count from the header; refuses an oversized frame before any pixel is decoded. */
