@@ -28,6 +28,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse();
     const { status, body } = this.toResponse(exception);
+    if (status === 413) keepReadingRefusedBody(host.switchToHttp().getRequest(), reply);
     sendJson(reply, status, body);
   }
 
@@ -43,6 +44,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (fw) return fw;
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
+      if (status === 413) return frameworkError({ code: 'FST_ERR_CTP_BODY_TOO_LARGE' })!;
       const [code, error] = CODE_OF_STATUS[status] ?? ['HTTP_ERROR', exception.message];
       const res = exception.getResponse();
       const details = typeof res === 'object' && res && 'message' in res ? String((res as any).message) : exception.message;
@@ -57,4 +59,21 @@ export class AllExceptionsFilter implements ExceptionFilter {
     this.logger.error(`error ${errorId}: ${(exception as Error)?.stack ?? String(exception)}`);
     return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL_ERROR', details: `error id ${errorId}` } };
   }
+}
+
+/** Declared bodies up to this size are read to their end after a 413. */
+const DRAIN_LIMIT_BYTES = 512 * 1024 * 1024;
+
+/**
+ * fastify answers a body over the limit with `connection: close` and closes while the
+ * client is still sending: the kernel then resets the connection, and the client (or a
+ * proxy in front) can lose the 413 in that reset. For a body of declared length, drop the
+ * close: Node reads the rest of it and throws it away, and the 413 arrives whole.
+ */
+export function keepReadingRefusedBody(request: any, reply: any): void {
+  const raw = request?.raw ?? request;
+  const declared = Number(raw?.headers?.['content-length']);
+  if (!Number.isFinite(declared) || declared > DRAIN_LIMIT_BYTES) return;
+  if (typeof reply?.removeHeader === 'function') reply.removeHeader('connection');
+  if (reply?.raw) reply.raw.shouldKeepAlive = true;
 }
