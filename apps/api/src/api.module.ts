@@ -26,6 +26,8 @@ import { BatchesService } from './batches/batches.service';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WebhooksService } from './webhooks/webhooks.service';
 import { MediaController } from './media/media.controller';
+import { VideoController } from './video/video.controller';
+import { VideoService } from './video/video.service';
 
 export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHandler, ReplayDecisionHandler, DecisionCurlHandler];
 
@@ -37,6 +39,7 @@ export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHa
     WebhooksController,
     BatchesController,
     MediaController,
+    VideoController,
   ],
   providers: [
     ...QueryHandlers,
@@ -50,6 +53,7 @@ export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHa
     WebhookSecrets,
     WebhooksService,
     BatchesService,
+    VideoService,
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_PIPE, useClass: ObjectBodyPipe },

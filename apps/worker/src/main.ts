@@ -6,7 +6,7 @@ import { EVENT_LOG, EventLog, EventLogModule } from '@cds/event-log';
 import { ReadModelsModule } from '@cds/read-models';
 import { WebhookDispatcher, WorkerModule } from '@cds/worker';
 import { ReadinessChecks, serveProbes, stopOnSignal } from '@cds/probes';
-import { AsyncBatchModule, AsyncBatchRunner } from '@cds/checks';
+import { AsyncBatchModule, AsyncBatchRunner, VideoJobRunner } from '@cds/checks';
 import { ProvidersModule } from '@cds/providers';
 import { BlobStoreModule } from '@cds/blob-store';
 
@@ -31,11 +31,13 @@ async function main(): Promise<void> {
   const app = await NestFactory.createApplicationContext(WorkerAppModule, { logger: levels });
   const dispatcher = app.get(WebhookDispatcher);
   const batches = app.get(AsyncBatchRunner);
+  const videos = app.get(VideoJobRunner);
   const log = app.get<EventLog>(EVENT_LOG);
   ready = {
     eventLog: () => log.healthy(),
     webhookDispatch: async () => dispatcher.ready(),
     asyncBatches: async () => batches.ready(),
+    videos: async () => videos.ready(),
   };
   stopOnSignal(async () => {
     await probes.close();

@@ -6,3 +6,4 @@ export {
   SessionClaims, SessionTokenError, SessionTokenFailure, SESSION_TOKEN_PREFIX,
   isSessionToken, mintSessionToken, verifySessionToken, deriveSessionSecret,
 } from './session-token';
+export { EvidenceClaim, EvidenceQuery, EvidenceUrlFailure, signEvidence, evidencePath, verifyEvidence, deriveEvidenceKey } from './evidence-url';

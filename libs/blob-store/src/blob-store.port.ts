@@ -9,12 +9,31 @@ export interface StoredBlob {
   ref: string;
 }
 
+/** Bytes arriving over time: an upload's file part, a download, a Node stream. */
+export type BlobSource = AsyncIterable<Uint8Array> | NodeJS.ReadableStream;
+
+export interface PutStreamOptions {
+  /** Past this many bytes the store stops reading and refuses (413). */
+  maxBytes: number;
+  /** The code of that refusal; `VIDEO_TOO_LARGE` unless given. */
+  tooLargeCode?: string;
+}
+
 export interface BlobStore {
   /** Stores the bytes durably (on disk before it answers); storing the same bytes again
    * renews their retention. */
   put(tenantId: string, bytes: Buffer): Promise<StoredBlob>;
+  /** Streams into the store without holding the whole body in memory: hashed while written
+   * to a temporary file, fsync'd, renamed to its sha256 (storing the same bytes again renews
+   * their retention). Past `maxBytes` it stops reading, deletes the temporary file and
+   * rejects with DomainError('too_large', o.tooLargeCode ?? 'VIDEO_TOO_LARGE'); an error of
+   * the source is passed on as it is, the temporary file deleted too. */
+  putStream(tenantId: string, source: BlobSource, o: PutStreamOptions): Promise<StoredBlob & { bytes: number }>;
   /** The bytes, or null when unknown to this tenant or past retention. */
   get(tenantId: string, sha256: string): Promise<Buffer | null>;
+  /** The path of a stored blob on disk (ffmpeg reads files), or null when unknown to this
+   * tenant or past retention. */
+  pathOf(tenantId: string, sha256: string): Promise<string | null>;
   /** Deletes what was last stored before `cutoff`; answers how many blobs went. */
   sweep(cutoff: Date): Promise<number>;
 }

@@ -1,7 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { BlobStore, isSha256, mediaRef, StoredBlob } from './blob-store.port';
+import { DomainError } from '@cds/errors';
+import { BlobSource, BlobStore, isSha256, mediaRef, PutStreamOptions, StoredBlob } from './blob-store.port';
+
+/** Where streamed blobs are written until their hash is known: a shard-like folder of the
+ * tenant, so a crashed write's leftover is swept like the others' (`*.tmp`). */
+const STREAMING_DIR = 'tmp';
 
 /**
  * Blobs as files under `root` (DATA_DIR/media): `<tenant>/<ab>/<sha256>`, the tenant
@@ -37,6 +42,54 @@ export class FsBlobStore implements BlobStore {
     return { sha256, ref: mediaRef(sha256) };
   }
 
+  async putStream(tenantId: string, source: BlobSource, o: PutStreamOptions): Promise<StoredBlob & { bytes: number }> {
+    if (!Number.isSafeInteger(o.maxBytes) || o.maxBytes < 0) throw new TypeError(`maxBytes must be a non-negative integer, got ${o.maxBytes}`);
+    const tenantDir = path.join(this.root, this.tenantDirOf(tenantId));
+    const tmpDir = path.join(tenantDir, STREAMING_DIR);
+    await fs.mkdir(tmpDir, { recursive: true });
+    const tmp = path.join(tmpDir, `${randomUUID()}.tmp`);
+    const handle = await fs.open(tmp, 'w', 0o600);
+    const hash = createHash('sha256');
+    let bytes = 0;
+    let kept = false;
+    try {
+      try {
+        // One chunk at a time: the next is pulled only once this one is on its way to disk.
+        for await (const chunk of source as AsyncIterable<Uint8Array | string>) {
+          const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+          bytes += buf.byteLength;
+          // Leaving the loop ends the source (return()): a Node stream is destroyed.
+          if (bytes > o.maxBytes) throw tooLarge(o);
+          hash.update(buf);
+          await writeAll(handle, buf);
+        }
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      const sha256 = hash.digest('hex');
+      const file = this.fileOf(tenantId, sha256);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.rename(tmp, file);
+      kept = true;
+      await syncDir(path.dirname(file));
+      return { sha256, ref: mediaRef(sha256), bytes };
+    } finally {
+      if (!kept) await fs.rm(tmp, { force: true });
+    }
+  }
+
+  async pathOf(tenantId: string, sha256: string): Promise<string | null> {
+    if (!isSha256(sha256)) return null;
+    const file = this.fileOf(tenantId, sha256);
+    try {
+      return (await fs.stat(file)).isFile() ? file : null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
   async get(tenantId: string, sha256: string): Promise<Buffer | null> {
     if (!isSha256(sha256)) return null;
     try {
@@ -67,8 +120,11 @@ export class FsBlobStore implements BlobStore {
   }
 
   private fileOf(tenantId: string, sha256: string): string {
-    const tenantDir = createHash('sha256').update(tenantId).digest('hex').slice(0, 32);
-    return path.join(this.root, tenantDir, sha256.slice(0, 2), sha256);
+    return path.join(this.root, this.tenantDirOf(tenantId), sha256.slice(0, 2), sha256);
+  }
+
+  private tenantDirOf(tenantId: string): string {
+    return createHash('sha256').update(tenantId).digest('hex').slice(0, 32);
   }
 }
 
@@ -78,6 +134,18 @@ async function list(dir: string): Promise<string[]> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
     throw err;
+  }
+}
+
+function tooLarge(o: PutStreamOptions): DomainError {
+  return new DomainError('too_large', o.tooLargeCode ?? 'VIDEO_TOO_LARGE', 'Upload too large', `the file exceeds the limit of ${o.maxBytes} bytes`);
+}
+
+async function writeAll(handle: fs.FileHandle, buf: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < buf.byteLength) {
+    const { bytesWritten } = await handle.write(buf, offset, buf.byteLength - offset);
+    offset += bytesWritten;
   }
 }
 

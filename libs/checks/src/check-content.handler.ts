@@ -46,7 +46,7 @@ export class CheckContentHandler implements ICommandHandler<CheckContentCommand>
     const { request: r, principal } = cmd;
     const contentType = r.contentType ?? 'text';
     if (contentType === 'video') {
-      throw invalid('UNSUPPORTED_CONTENT_TYPE', 'Unsupported content type', 'contentType "video" is not supported yet; "text" and "image" are');
+      throw invalid('UNSUPPORTED_CONTENT_TYPE', 'Unsupported content type', 'a video is checked by POST /v1/video/check (a URL) or POST /v1/video/upload (a file), or as the video of POST /v1/check/multimodal');
     }
     const language = r.language ?? 'en';
     this.scorer.assertLanguage(language);

@@ -7,6 +7,7 @@ import { CheckContentHandler } from './check-content.handler';
 import { ContentScorer } from './content-scorer.service';
 import { ImageIntake } from './image-intake.service';
 import { CheckMultimodalHandler } from './check-multimodal.handler';
+import { VideoScanner } from './video/video-scanner.service';
 
 /**
  * The one check path (CheckContentCommand and CheckMultimodalCommand: policy, providers, decision event) and the
@@ -15,7 +16,7 @@ import { CheckMultimodalHandler } from './check-multimodal.handler';
  */
 @Module({
   imports: [CqrsModule.forRoot(), WritePathModule],
-  providers: [CheckContentHandler, CheckMultimodalHandler, ContentScorer, ImageIntake, PolicyCatalog, BatchChecker],
-  exports: [ContentScorer, ImageIntake, PolicyCatalog, BatchChecker, WritePathModule],
+  providers: [CheckContentHandler, CheckMultimodalHandler, ContentScorer, ImageIntake, VideoScanner, PolicyCatalog, BatchChecker],
+  exports: [ContentScorer, ImageIntake, VideoScanner, PolicyCatalog, BatchChecker, WritePathModule],
 })
 export class CheckEngineModule {}

@@ -6,7 +6,9 @@ import { DomainError, invalid } from '@cds/errors';
 import { DecisionPart } from '@cds/events';
 import { DecisionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
-import { ContentScorer } from './content-scorer.service';
+import { ContentScorer, mergeBy } from './content-scorer.service';
+import { VideoScanner } from './video/video-scanner.service';
+import { ParsedPolicy } from '@cds/policy';
 import { decisionEvent, ScoredPart } from './decision-parts';
 import { IdempotentChecks } from './idempotent-checks';
 import { ImageIntake } from './image-intake.service';
@@ -32,7 +34,7 @@ export function toMultimodalDecision(d: Pick<DecisionDoc, 'decisionId' | 'safe' 
  * decision (one event, one stored decision, one set of webhooks) whose action is the
  * most severe over the items. Any item that cannot be read fails the request with that
  * item's error, naming it: a decision over part of what was sent would not be the
- * decision that was asked for.
+ * decision that was asked for. A `video` member is sampled in the request (a few frames).
  */
 @CommandHandler(CheckMultimodalCommand)
 export class CheckMultimodalHandler implements ICommandHandler<CheckMultimodalCommand> {
@@ -45,6 +47,7 @@ export class CheckMultimodalHandler implements ICommandHandler<CheckMultimodalCo
     private readonly images: ImageIntake,
     private readonly writer: EventWriter,
     private readonly config: AppConfig,
+    private readonly videos: VideoScanner,
   ) {
     this.idempotent = new IdempotentChecks(readModels, toMultimodalDecision);
   }
@@ -54,13 +57,32 @@ export class CheckMultimodalHandler implements ICommandHandler<CheckMultimodalCo
     return this.idempotent.run(cmd.principal.tenantId, requestId, (decisionId, rid) => this.check(cmd, decisionId, rid));
   }
 
+  /** The video member, answered in the request: the same pipeline as POST /v1/video/check
+   * (egress-guarded download, probe, one ffmpeg run, the image pool, OCR) with a small
+   * frame budget; its frames merged, worst wins. */
+  private async videoPart(tenantId: string, url: string, language: string, policy: ParsedPolicy): Promise<ScoredPart> {
+    const sha256 = await this.videos.download(tenantId, url);
+    const file = await this.videos.fileOf(tenantId, sha256);
+    if (!file) throw new DomainError('unavailable', 'MEDIA_STORE_UNAVAILABLE', 'The video could not be read back', 'retry');
+    const probe = await this.videos.probe(file);
+    if (probe.durationSeconds > this.config.VIDEO_MAX_DURATION_SECONDS) {
+      throw invalid('VIDEO_TOO_LONG', 'Video too long', `the video lasts ${probe.durationSeconds.toFixed(1)} s, past ${this.config.VIDEO_MAX_DURATION_SECONDS} s`);
+    }
+    const frameInterval = Math.max(0.1, probe.durationSeconds / MULTIMODAL_VIDEO_FRAMES);
+    const scan = await this.videos.scan({
+      file, probe, language, policy, extraction: { mode: 'interval', frameInterval, maxFrames: MULTIMODAL_VIDEO_FRAMES, stopOnBlock: false },
+    });
+    const texts = scan.frames.map((f) => f.ocrText).filter((t): t is string => !!t);
+    return {
+      contentType: 'video', contentRef: url, signals: mergeBy(scan.frames.map((f) => f.signals)), cost: 0,
+      ocrText: texts.length > 0 ? texts.join('\n') : null, media: null,
+    };
+  }
+
   private async check(cmd: CheckMultimodalCommand, decisionId: string, requestId: string | null) {
     const { request: r, principal } = cmd;
     const images = r.images ?? [];
-    if (r.video !== undefined) {
-      throw invalid('UNSUPPORTED_CONTENT_TYPE', 'Unsupported content type', 'video in a multimodal check is not supported yet; send text and images');
-    }
-    if (r.text === undefined && images.length === 0) {
+    if (r.text === undefined && images.length === 0 && r.video === undefined) {
       throw invalid('VALIDATION_ERROR', 'Invalid request parameters', 'at least one of text, images or video is required');
     }
     if (images.length > MAX_MULTIMODAL_IMAGES) {
@@ -84,7 +106,10 @@ export class CheckMultimodalHandler implements ICommandHandler<CheckMultimodalCo
         }))
         .catch((err: unknown) => { throw namedItem(err, `images[${i}]`); }),
     );
-    const parts = await Promise.all([...text, ...pictures]);
+    const video: Promise<ScoredPart>[] = r.video === undefined ? [] : [
+      this.videoPart(principal.tenantId, r.video, language, policy.parsed).catch((err: unknown) => { throw namedItem(err, 'video'); }),
+    ];
+    const parts = await Promise.all([...text, ...pictures, ...video]);
     const verdicts = this.scorer.decideParts(policy.parsed, parts);
     const latency = Math.round((performance.now() - started) * 1000) / 1000;
 
@@ -100,6 +125,9 @@ export class CheckMultimodalHandler implements ICommandHandler<CheckMultimodalCo
     return { decisionId, answer: toMultimodalDecision({ ...event.data }) };
   }
 }
+
+/** Frames a multimodal check samples from its video, spread over the whole of it. */
+export const MULTIMODAL_VIDEO_FRAMES = 8;
 
 /** The item's own error, its details prefixed with which item it was. */
 function namedItem(err: unknown, item: string): unknown {

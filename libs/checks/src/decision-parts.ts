@@ -4,7 +4,7 @@ import { mergeBy, providerOf } from './content-scorer.service';
 
 /** An item scored, before the policy is applied. */
 export interface ScoredPart {
-  contentType: 'text' | 'image';
+  contentType: 'text' | 'image' | 'video';
   contentRef: string | null;
   signals: Record<string, ScoreMap>;
   cost: number;

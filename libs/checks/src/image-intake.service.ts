@@ -66,7 +66,7 @@ export class ImageIntake implements OnApplicationBootstrap {
       maxPixels: this.config.MAX_IMAGE_PIXELS, maxFrames: this.config.IMAGE_MAX_FRAMES, modelSize: LOCAL_IMAGE_INPUT_SIZE,
       ocrMaxSide: OCR_MAX_SIDE, withOcrImage: false,
     });
-    const ocrText = this.ocr(bytes, language);
+    const ocrText = this.readText(bytes, language);
     ocrText.catch(() => undefined); // awaited by the scorer; a failure before that is not unhandled
     const blob = await this.blobs.put(tenantId, bytes);
     return {
@@ -103,7 +103,9 @@ export class ImageIntake implements OnApplicationBootstrap {
 
   /** Text in the image, or null when OCR is off. OCR that cannot run fails the check
    * (503): answering without reading the text would pass a threat written in an image. */
-  private async ocr(bytes: Buffer, language: string): Promise<string | null> {
+  /** The text in an image's bytes (a still, or a video frame cut as a JPEG), or null when
+   * OCR is off. OCR that cannot run is a 503 OCR_UNAVAILABLE. */
+  async readText(bytes: Buffer, language: string): Promise<string | null> {
     if (this.config.IMAGE_OCR === 'off') return null;
     try {
       return await this.ocrGate.run(async () => {

@@ -11,3 +11,8 @@ export type { MultimodalDecision, MultimodalItemResult } from './multimodal-requ
 export { toMultimodalDecision, itemResult } from './check-multimodal.handler';
 export { toCheckDecision } from './check-content.handler';
 export { CheckRequestDto, CheckDecision, CONTENT_TYPES, POLICY_ID_PATTERN, POLICY_ID_MESSAGE } from './check-request';
+export { VideoJobRunner } from './video/video-job.runner';
+export { VideoScanner, EVIDENCE_MAX_SIDE, probeFacts } from './video/video-scanner.service';
+export { segmentsOf, judgeFrames } from './video/video-decision';
+export { flaggedSegments } from './video/video-segments';
+export type { VideoSegment } from './video/video-segments';

@@ -51,7 +51,7 @@ export class MultimodalRequestDto {
 
 /** One item of the answer (the spec's Multi-modal result). */
 export interface MultimodalItemResult {
-  contentType: 'text' | 'image';
+  contentType: 'text' | 'image' | 'video';
   contentRef?: string;
   safe: boolean;
   flagged: boolean;

@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import * as os from 'node:os';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync, ValidateBy } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync, ValidateBy } from 'class-validator';
 import { parseRetrySchedule } from '@cds/webhooks';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+const toNumber = toInt;
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1' ? true : value === false || value === 'false' || value === '0' ? false : value;
 
@@ -164,6 +165,50 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
   OCR_TIMEOUT_MS = 10_000;
 
+  /** Largest video, uploaded (413 past it, counted while streaming) or fetched from a URL. */
+  @Transform(toInt) @IsInt() @Min(1024) @Max(2 * 1024 * 1024 * 1024)
+  VIDEO_MAX_BYTES = 100 * 1024 * 1024;
+
+  /** Longest video checked when the request gives no maxDurationSeconds (a longer one fails). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(24 * 3600)
+  VIDEO_MAX_DURATION_SECONDS = 300;
+
+  /** Seconds between sampled frames when the request gives no frameInterval. */
+  @Transform(toNumber) @IsNumber() @Min(0.1) @Max(3600)
+  VIDEO_FRAME_INTERVAL = 2;
+
+  /** Frames sampled when the request gives no maxFrames, and the most it may ask for. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(10_000)
+  VIDEO_DEFAULT_MAX_FRAMES = 60;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(10_000)
+  VIDEO_FRAMES_CAP = 300;
+
+  /** Largest frame size in pixels (width × height); a larger video is refused before decoding. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(100_000_000)
+  VIDEO_MAX_PIXELS = 3840 * 2160;
+
+  /** Wall-clock limit of one ffmpeg or ffprobe run. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  VIDEO_PROCESS_TIMEOUT_MS = 120_000;
+
+  /** Whole time to download a video URL. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  VIDEO_FETCH_TIMEOUT_MS = 60_000;
+
+  /** Every k-th sampled frame is read by OCR (and the first, and every scene change); 0: only those. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(10_000)
+  VIDEO_OCR_EVERY = 5;
+
+  /** How long a signed evidence URL works after it was handed out. */
+  @Transform(toInt) @IsInt() @Min(60) @Max(30 * 86_400)
+  EVIDENCE_URL_TTL_SECONDS = 86_400;
+
+  /** Key material that signs evidence URLs (≥ 32 characters). When unset it is derived from
+   * the admin key: every api replica sharing ADMIN_API_KEY accepts the others' URLs. */
+  @IsOptional() @IsString() @MinLength(32, { message: 'EVIDENCE_URL_SECRET must be at least 32 characters' })
+  EVIDENCE_URL_SECRET?: string;
+
   /** Images (and their evidence) are kept this long after their last check, then deleted. */
   @Transform(toInt) @IsInt() @Min(1) @Max(3650)
   MEDIA_RETENTION_DAYS = 30;
@@ -175,7 +220,7 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const input: Record<string, unknown> = {};
-  for (const k of [...known, 'ADMIN_API_KEY', 'PUBLIC_BASE_URL', 'WEBHOOK_SECRET_KEY']) if (env[k] !== undefined) input[k] = env[k];
+  for (const k of [...known, 'ADMIN_API_KEY', 'PUBLIC_BASE_URL', 'WEBHOOK_SECRET_KEY', 'EVIDENCE_URL_SECRET']) if (env[k] !== undefined) input[k] = env[k];
   const config = plainToInstance(AppConfig, input, { exposeDefaultValues: true });
   const errors = validateSync(config, { skipMissingProperties: false });
   if (errors.length > 0) {

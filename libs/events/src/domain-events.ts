@@ -13,7 +13,7 @@ export interface CategoryResult {
 export type Action = 'allow' | 'warn' | 'flag' | 'block';
 
 /** What a check scored: text (the default), an image, or several items in one request. */
-export type DecisionContentType = 'text' | 'image' | 'multimodal';
+export type DecisionContentType = 'text' | 'image' | 'multimodal' | 'video';
 
 /** Facts about an image a decision scored (the bytes themselves are in the blob store). */
 export interface DecisionMedia {
@@ -29,7 +29,9 @@ export interface DecisionMedia {
 
 /** One scored item of a decision: the text, an image, or one item of a multimodal check. */
 export interface DecisionPart {
-  contentType: 'text' | 'image';
+  /** `image` is also a frame of a video decision (see `frame`); `video` the whole of a
+   * video item of a multimodal check (its frames merged, worst wins). */
+  contentType: 'text' | 'image' | 'video';
   /** The image's URL, or `media:sha256:<hex>` for an inline image; null for text. */
   contentRef: string | null;
   /** Raw signals per provider: replay folds them again and calls nobody. */
@@ -37,10 +39,20 @@ export interface DecisionPart {
   /** Text read in an image by OCR; null for text, or when OCR is off. */
   ocrText: string | null;
   media: DecisionMedia | null;
+  /** A sampled frame of a video decision. */
+  frame?: DecisionFrame;
   categories: CategoryResult[];
   action: Action;
   safe: boolean;
   flagged: boolean;
+}
+
+export interface DecisionFrame {
+  frameNumber: number;
+  /** Position in the video, seconds. */
+  timestamp: number;
+  /** A full-resolution JPEG of a flagged frame in the blob store (evidence), else null. */
+  evidenceSha256: string | null;
 }
 
 /** Version 1: text only, one provider's signals. Lifted to v2 when read. */
@@ -293,6 +305,81 @@ export interface BatchFailedV1 {
   error: { code: string; message: string; details: string };
 }
 
+/** How frames are sampled (the request's extractionStrategy, with defaults applied). */
+export interface VideoExtraction {
+  mode: 'interval' | 'scenes';
+  frameInterval: number;
+  maxFrames: number;
+  stopOnBlock: boolean;
+}
+
+export type VideoSource =
+  | { kind: 'url'; url: string }
+  | { kind: 'upload'; sha256: string; filename: string | null; bytes: number };
+
+/** A video check was accepted; the worker samples and scores it (a job on `jobs`). */
+export interface VideoAcceptedV1 {
+  decisionId: string;
+  policyId: string;
+  source: VideoSource;
+  /** The request's webhookUrl, or null: the outcome then goes to subscribed webhooks only. */
+  webhookUrl: string | null;
+  signingWebhookId: string | null;
+  secretCiphertext: string | null;
+  extraction: VideoExtraction;
+  maxDurationSeconds: number;
+  language: string;
+  metadata: Record<string, unknown>;
+  estimatedFrames: number;
+  acceptedBy: string;
+}
+
+/** One scored frame, before any policy (replay and resume read these). */
+export interface VideoFrameScore {
+  index: number;
+  timestamp: number;
+  scene: boolean;
+  signals: Record<string, ScoreMap>;
+  ocrText: string | null;
+}
+
+export interface VideoProbeFacts {
+  container: string;
+  codec: string;
+  width: number;
+  height: number;
+  durationSeconds: number;
+  fps: number;
+}
+
+/** A checkpoint: every frame scored so far (cumulative), so a worker that dies resumes
+ * after the last one recorded. */
+export interface VideoProgressV1 {
+  decisionId: string;
+  mediaSha256: string;
+  probe: VideoProbeFacts;
+  framesTotal: number;
+  framesProcessed: number;
+  frames: VideoFrameScore[];
+}
+
+export interface VideoCompletedV1 {
+  decisionId: string;
+  policyId: string;
+  action: Action;
+  safe: boolean;
+  flagged: boolean;
+  framesProcessed: number;
+  /** extractionStrategy.stopOnBlock stopped the scan at a blocked frame. */
+  stoppedOnBlock: boolean;
+}
+
+export interface VideoFailedV1 {
+  decisionId: string;
+  policyId: string;
+  error: { code: string; message: string; details: string };
+}
+
 export type DecisionCreated = EventEnvelope<'decision.created', DecisionCreatedV2>;
 export type PolicySaved = EventEnvelope<'policy.saved', PolicySavedV1>;
 export type KeyCreated = EventEnvelope<'key.created', KeyCreatedV1>;
@@ -314,13 +401,18 @@ export type DeliveryCancelled = EventEnvelope<'webhook.delivery.cancelled', Deli
 export type BatchAccepted = EventEnvelope<'batch.accepted', BatchAcceptedV1>;
 export type BatchCompleted = EventEnvelope<'batch.completed', BatchCompletedV1>;
 export type BatchFailed = EventEnvelope<'batch.failed', BatchFailedV1>;
+export type VideoAccepted = EventEnvelope<'video.accepted', VideoAcceptedV1>;
+export type VideoProgress = EventEnvelope<'video.progress', VideoProgressV1>;
+export type VideoCompleted = EventEnvelope<'video.completed', VideoCompletedV1>;
+export type VideoFailed = EventEnvelope<'video.failed', VideoFailedV1>;
 
 export type DomainEvent =
   | DecisionCreated | PolicySaved | KeyCreated | KeyRevoked
   | GuardrailDecided | GuardrailBlocked | GuardrailApprovalRequired | GuardrailPolicyUpdated | GuardrailPolicyRolledBack
   | WebhookCreated | WebhookUpdated | WebhookDeleted | WebhookAutoDisabled
   | DeliveryScheduled | DeliveryAttempted | DeliveryCancelled
-  | BatchAccepted | BatchCompleted | BatchFailed;
+  | BatchAccepted | BatchCompleted | BatchFailed
+  | VideoAccepted | VideoProgress | VideoCompleted | VideoFailed;
 export type DomainEventType = DomainEvent['type'];
 
 /** Which stream each event type is written to. */
@@ -344,6 +436,10 @@ export const TOPIC_OF: Record<DomainEventType, Topic> = {
   'batch.accepted': 'jobs',
   'batch.completed': 'jobs',
   'batch.failed': 'jobs',
+  'video.accepted': 'jobs',
+  'video.progress': 'jobs',
+  'video.completed': 'jobs',
+  'video.failed': 'jobs',
 };
 
 /** The current schema version of each event type. */
@@ -367,4 +463,8 @@ export const CURRENT_VERSION: Record<DomainEventType, number> = {
   'batch.accepted': 1,
   'batch.completed': 1,
   'batch.failed': 1,
+  'video.accepted': 1,
+  'video.progress': 1,
+  'video.completed': 1,
+  'video.failed': 1,
 };

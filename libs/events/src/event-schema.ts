@@ -35,9 +35,18 @@ const batchError: Check = (v) => obj(v) && str((v as any).code) && str((v as any
 const signalsByProvider: Check = (v) => obj(v) && Object.values(v as object).every(obj);
 const decisionParts: Check = (v) =>
   arr(v) && (v as any[]).length > 0 &&
-  (v as any[]).every((p) => obj(p) && (p.contentType === 'text' || p.contentType === 'image') && strOrNull(p.contentRef) &&
+  (v as any[]).every((p) => obj(p) && ['text', 'image', 'video'].includes(p.contentType) && strOrNull(p.contentRef) &&
+    (p.frame === undefined || (obj(p.frame) && num(p.frame.frameNumber) && num(p.frame.timestamp) && strOrNull(p.frame.evidenceSha256))) &&
     signalsByProvider(p.signals) && strOrNull(p.ocrText) && (p.media === null || obj(p.media)) && arr(p.categories) && str(p.action) &&
     bool(p.safe) && bool(p.flagged));
+const videoSource: Check = (v) =>
+  obj(v) && (((v as any).kind === 'url' && str((v as any).url)) ||
+    ((v as any).kind === 'upload' && str((v as any).sha256) && strOrNull((v as any).filename) && num((v as any).bytes)));
+const videoExtraction: Check = (v) =>
+  obj(v) && ((v as any).mode === 'interval' || (v as any).mode === 'scenes') && num((v as any).frameInterval) && num((v as any).maxFrames) &&
+  bool((v as any).stopOnBlock);
+const videoFrames: Check = (v) =>
+  arr(v) && (v as any[]).every((f) => obj(f) && num(f.index) && num(f.timestamp) && bool(f.scene) && signalsByProvider(f.signals) && strOrNull(f.ocrText));
 const DELIVERY_REF: Record<string, Check> = { deliveryId: str, webhookId: strOrNull, eventId: str, eventType: str };
 
 const SCHEMAS: Record<DomainEventType, Record<string, Check>> = {
@@ -74,6 +83,13 @@ const SCHEMAS: Record<DomainEventType, Record<string, Check>> = {
   },
   'batch.completed': { batchId: str, policyId: str, results: arr, succeeded: num, failed: num },
   'batch.failed': { batchId: str, policyId: str, error: batchError },
+  'video.accepted': {
+    decisionId: str, policyId: str, source: videoSource, webhookUrl: strOrNull, signingWebhookId: strOrNull, secretCiphertext: strOrNull,
+    extraction: videoExtraction, maxDurationSeconds: num, language: str, metadata: obj, estimatedFrames: num, acceptedBy: str,
+  },
+  'video.progress': { decisionId: str, mediaSha256: str, probe: obj, framesTotal: num, framesProcessed: num, frames: videoFrames },
+  'video.completed': { decisionId: str, policyId: str, action: str, safe: bool, flagged: bool, framesProcessed: num, stoppedOnBlock: bool },
+  'video.failed': { decisionId: str, policyId: str, error: batchError },
 };
 
 /** Old versions are lifted to the current one when read. Each entry maps version v

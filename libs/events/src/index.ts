@@ -13,5 +13,7 @@ export {
   DeliveryScheduledV1, DeliveryAttemptedV1, DeliveryCancelledV1, BatchAcceptedV1, BatchCompletedV1, BatchFailedV1,
   WebhookCreated, WebhookUpdated, WebhookDeleted, WebhookAutoDisabled, DeliveryScheduled, DeliveryAttempted, DeliveryCancelled,
   BatchAccepted, BatchCompleted, BatchFailed,
+  DecisionFrame, VideoExtraction, VideoSource, VideoAcceptedV1, VideoFrameScore, VideoProbeFacts, VideoProgressV1, VideoCompletedV1, VideoFailedV1,
+  VideoAccepted, VideoProgress, VideoCompleted, VideoFailed,
 } from './domain-events';
 export { EventSchemaError, validateEvent, upcast, decisionCreatedV1ToV2 } from './event-schema';

@@ -1,6 +1,6 @@
 import {
   Action, BatchItemResult, CategoryResult, DecisionPart, DeliveryAttemptStatus, DeliveryTarget, GuardrailActionName, GuardrailKind, GuardrailPolicyData,
-  ScoreMap, WebhookEventType,
+  ScoreMap, VideoExtraction, VideoFrameScore, VideoProbeFacts, VideoSource, WebhookEventType,
 } from '@cds/events';
 
 /** Where a document's latest state came from: guards against older events. */
@@ -180,8 +180,39 @@ export interface DeliveryAttemptDoc {
 
 export type BatchState = 'processing' | 'completed' | 'failed';
 
+/** What a video job was asked to do (from `video.accepted`). */
+export interface VideoJobSpec {
+  source: VideoSource;
+  extraction: VideoExtraction;
+  maxDurationSeconds: number;
+  language: string;
+  metadata: Record<string, unknown>;
+  estimatedFrames: number;
+}
+
+/** How far a video job got: the last checkpoint (`video.progress`), replaced whole by the next. */
+export interface VideoJobProgress {
+  mediaSha256: string;
+  probe: VideoProbeFacts;
+  framesTotal: number;
+  framesProcessed: number;
+  /** Every frame scored so far. */
+  frames: VideoFrameScore[];
+  /** When the checkpoint was recorded. */
+  progressAt: string;
+}
+
+/**
+ * A job on the `jobs` topic: an async batch (`kind: batch`, the default) or a video check
+ * (`kind: video`, `batchId` its decisionId). Both finish with a delivery to the request's
+ * webhookUrl, which reads the signing secret here.
+ */
 export interface BatchDoc {
   batchId: string;
+  kind?: 'batch' | 'video';
+  video?: VideoJobSpec | null;
+  videoProgress?: VideoJobProgress | null;
+  stoppedOnBlock?: boolean;
   tenantId: string;
   policyId: string;
   status: BatchState;

@@ -90,6 +90,10 @@ export function toDocWrites(e: DomainEvent): DocWrite[] {
     case 'batch.accepted':
     case 'batch.completed':
     case 'batch.failed':
+    case 'video.accepted':
+    case 'video.progress':
+    case 'video.completed':
+    case 'video.failed':
       return [];
     default: {
       const exhaustive: never = e;

@@ -98,6 +98,41 @@ export function toWebhookDocWrites(e: DomainEvent): WebhookDocWrite[] {
     }
     case 'batch.failed':
       return [{ kind: 'batch-patch', tenantId: e.tenantId, batchId: e.data.batchId, patch: { status: 'failed', error: e.data.error, completedAt: at } }];
+    case 'video.accepted': {
+      const d = e.data;
+      return [{
+        kind: 'batch',
+        doc: {
+          batchId: d.decisionId, kind: 'video', tenantId: e.tenantId, policyId: d.policyId, status: 'processing', totalItems: d.estimatedFrames,
+          webhookUrl: d.webhookUrl ?? '', signingWebhookId: d.signingWebhookId, secretCiphertext: d.secretCiphertext, results: null,
+          succeeded: null, failed: null, error: null, createdAt: at, completedAt: null,
+          video: {
+            source: d.source, extraction: d.extraction, maxDurationSeconds: d.maxDurationSeconds, language: d.language, metadata: d.metadata,
+            estimatedFrames: d.estimatedFrames,
+          },
+          videoProgress: null,
+          stoppedOnBlock: false,
+        },
+      }];
+    }
+    case 'video.progress': {
+      const d = e.data;
+      // A checkpoint carries every frame so far: the patch replaces the progress whole.
+      return [{
+        kind: 'batch-patch', tenantId: e.tenantId, batchId: d.decisionId,
+        patch: {
+          totalItems: d.framesTotal,
+          videoProgress: { mediaSha256: d.mediaSha256, probe: d.probe, framesTotal: d.framesTotal, framesProcessed: d.framesProcessed, frames: d.frames, progressAt: at },
+        },
+      }];
+    }
+    case 'video.completed':
+      return [{
+        kind: 'batch-patch', tenantId: e.tenantId, batchId: e.data.decisionId,
+        patch: { status: 'completed', completedAt: at, stoppedOnBlock: e.data.stoppedOnBlock },
+      }];
+    case 'video.failed':
+      return [{ kind: 'batch-patch', tenantId: e.tenantId, batchId: e.data.decisionId, patch: { status: 'failed', error: e.data.error, completedAt: at } }];
     case 'decision.created':
     case 'policy.saved':
     case 'key.created':

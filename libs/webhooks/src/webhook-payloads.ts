@@ -17,7 +17,8 @@ export interface WebhookPayload {
 export function webhookEventsOf(e: DomainEvent): WebhookPayload[] {
   // A batch's outcome is identified by the batch, so a second record of it (a job rerun
   // after a crash) is the same webhook event and is not delivered twice.
-  const subject = e.type === 'batch.completed' || e.type === 'batch.failed' ? `batch:${e.data.batchId}` : e.id;
+  const subject = e.type === 'batch.completed' || e.type === 'batch.failed' ? `batch:${e.data.batchId}`
+    : e.type === 'video.completed' || e.type === 'video.failed' ? `video:${e.data.decisionId}` : e.id;
   const event = (type: WebhookEventType, data: WebhookPayload['data']): WebhookPayload => ({
     id: stableId('evt', `${subject}:${type}`), type, createdAt: e.occurredAt, data,
   });
@@ -46,6 +47,17 @@ export function webhookEventsOf(e: DomainEvent): WebhookPayload[] {
     }
     case 'batch.failed':
       return [event('moderation.failed', { id: e.data.batchId, batchId: e.data.batchId, status: 'failed', policyId: e.data.policyId, error: e.data.error })];
+    case 'video.completed': {
+      const d = e.data;
+      return [event('moderation.completed', {
+        id: d.decisionId, decisionId: d.decisionId, contentType: 'video', status: 'completed', policyId: d.policyId, action: d.action,
+        safe: d.safe, flagged: d.flagged, framesProcessed: d.framesProcessed, stoppedOnBlock: d.stoppedOnBlock,
+      })];
+    }
+    case 'video.failed':
+      return [event('moderation.failed', {
+        id: e.data.decisionId, decisionId: e.data.decisionId, contentType: 'video', status: 'failed', policyId: e.data.policyId, error: e.data.error,
+      })];
     default:
       return [];
   }

@@ -90,7 +90,7 @@ export class BatchesService {
 
   async get(p: Principal, batchId: string): Promise<BatchView> {
     const doc = await webhookReadModels(this.readModels).getBatch(p.tenantId, batchId);
-    if (!doc) throw notFound('BATCH_NOT_FOUND', 'Batch not found', `no batch ${batchId} in this tenant`);
+    if (!doc || doc.kind === 'video') throw notFound('BATCH_NOT_FOUND', 'Batch not found', `no batch ${batchId} in this tenant`);
     return view(doc);
   }
 }

@@ -57,3 +57,15 @@ describe('curl command for media decisions', () => {
     });
   });
 });
+
+describe('curl command for videos', () => {
+  it('re-checks a video URL, and re-uploads a kept upload through GET /v1/media', () => {
+    const byUrl = echoArgs(buildCurl('http://h:1', { content: 'https://v.example/a.mp4', policyId: 'p', contentType: 'video', language: 'en', metadata: {} }));
+    expect(byUrl).toContain('http://h:1/v1/video/check');
+    expect(JSON.parse(byUrl[byUrl.indexOf('--data-binary') + 1])).toEqual({ videoUrl: 'https://v.example/a.mp4', policyId: 'p', language: 'en' });
+    const sha = 'b'.repeat(64);
+    const cmd = buildCurl('http://h:1', { content: `media:sha256:${sha}`, policyId: "p'x", contentType: 'video', language: 'en', metadata: {} });
+    expect(cmd).toContain(`'http://h:1/v1/media/sha256/${sha}' -H "Authorization: Bearer $API_KEY" | curl -sS -X POST 'http://h:1/v1/video/upload'`);
+    expect(cmd).toContain(`-F 'policyId=p'\\''x'`);
+  });
+});

@@ -38,6 +38,7 @@ export function buildCurl(
   d: Pick<DecisionDoc, 'content' | 'policyId' | 'contentType' | 'language' | 'metadata'> & { parts?: DecisionDoc['parts'] },
 ): string {
   const hasMetadata = d.metadata && Object.keys(d.metadata).length > 0;
+  if (d.contentType === 'video') return videoCurl(base, d);
   let path = '/v1/check';
   let body: Record<string, unknown>;
   if (d.contentType === 'multimodal') {
@@ -46,8 +47,9 @@ export function buildCurl(
     const parts = d.parts ?? [];
     const text = parts.some((p) => p.contentType === 'text') ? d.content : undefined;
     const images = parts.filter((p) => p.contentType === 'image').map((p) => p.contentRef);
+    const video = parts.find((p) => p.contentType === 'video')?.contentRef;
     body = {
-      ...(text !== undefined ? { text } : {}), ...(images.length > 0 ? { images } : {}), policyId: d.policyId,
+      ...(text !== undefined ? { text } : {}), ...(images.length > 0 ? { images } : {}), ...(video ? { video } : {}), policyId: d.policyId,
       context: { ...(typeof context === 'object' && context !== null ? context : {}), language: d.language },
       ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
     };
@@ -62,5 +64,24 @@ export function buildCurl(
     "-H 'Content-Type: application/json'",
     '--data-binary',
     shellQuote(asciiJson(body)),
+  ].join(' ');
+}
+
+const AUTH = '-H "Authorization: Bearer $API_KEY"';
+
+/** A video again: by its URL (POST /v1/video/check), or, for an upload, its kept copy
+ * fetched from GET /v1/media and piped into POST /v1/video/upload. */
+function videoCurl(base: string, d: Pick<DecisionDoc, 'content' | 'policyId' | 'language' | 'metadata'>): string {
+  const root = safeBase(base);
+  const sha256 = /^media:sha256:([0-9a-f]{64})$/.exec(d.content)?.[1];
+  if (!sha256) {
+    const body: Record<string, unknown> = { videoUrl: d.content, policyId: d.policyId, language: d.language };
+    if (d.metadata && Object.keys(d.metadata).length > 0) body.metadata = d.metadata;
+    return ['curl -sS -X POST', shellQuote(`${root}/v1/video/check`), AUTH, "-H 'Content-Type: application/json'", '--data-binary', shellQuote(asciiJson(body))].join(' ');
+  }
+  return [
+    'curl -sS', shellQuote(`${root}/v1/media/sha256/${sha256}`), AUTH, '|',
+    'curl -sS -X POST', shellQuote(`${root}/v1/video/upload`), AUTH, '-F', shellQuote('video=@-;filename=video'),
+    '-F', shellQuote(`policyId=${d.policyId}`), '-F', shellQuote(`language=${d.language}`),
   ].join(' ');
 }

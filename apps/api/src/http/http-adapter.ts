@@ -4,12 +4,14 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '@cds/config';
 import { AllExceptionsFilter } from './all-exceptions.filter';
+import { DEFAULT_MULTIPART_LIMITS, isMultipartRequest, MULTIPART_LIMITS, MultipartLimits, registerFastifyMultipart } from './multipart';
 import { sendJson } from './reply';
 
 /**
  * The one seam where the HTTP framework is chosen (HTTP_ADAPTER): fastify by default,
  * express kept working. Body limits and body-parse errors are set up here, per
- * adapter, so both answer with the spec's error body.
+ * adapter, so both answer with the spec's error body. `multipart/form-data` is not parsed
+ * here: a route reads it as it streams, through multipart.ts, under `multipartLimits`.
  */
 export async function createHttpApp(module: unknown, config: AppConfig, logger: Logger | false): Promise<INestApplication> {
   const filter = new AllExceptionsFilter();
@@ -21,12 +23,18 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     inst.disable('x-powered-by');
     inst.set('trust proxy', false);
     const limits = mediaBodyLimits(config);
+    const multipart = multipartLimits(config);
     const parsers = new Map<number, unknown>();
     const parserFor = (limit: number) => {
       if (!parsers.has(limit)) parsers.set(limit, express.json({ limit, strict: false, type: () => true, reviver: dropProtoKeys }));
       return parsers.get(limit) as (req: unknown, res: unknown, next: unknown) => void;
     };
-    inst.use((req: any, res: unknown, next: unknown) => parserFor(limits.get(req.path) ?? config.MAX_BODY_BYTES)(req, res, next));
+    inst.use((req: any, res: unknown, next: () => void) => {
+      if (!isMultipartRequest(req.headers)) return parserFor(limits.get(req.path) ?? config.MAX_BODY_BYTES)(req, res, next);
+      // Left unread: the route's @MultipartBody() streams it with busboy.
+      req[MULTIPART_LIMITS] = multipart(req.path);
+      next();
+    });
     // express.json leaves {} for an empty body; fastify leaves nothing. Make both
     // "no body", so an empty POST is a 400 on either adapter.
     inst.use((req: any, _res: unknown, next: () => void) => {
@@ -46,9 +54,11 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
   const fastify = app.getHttpAdapter().getInstance();
   // The endpoints that carry images take bodies sized for them; every other keeps MAX_BODY_BYTES.
   const limits = mediaBodyLimits(config);
-  fastify.addHook('onRoute', (route: { url: string; bodyLimit?: number }) => {
+  const multipart = multipartLimits(config);
+  fastify.addHook('onRoute', (route: { url: string; bodyLimit?: number; config?: Record<string, unknown> }) => {
     const limit = limits.get(route.url);
     if (limit !== undefined) route.bodyLimit = limit;
+    route.config = { ...route.config, [MULTIPART_LIMITS]: multipart(route.url) };
   });
   // Any content type is read as JSON: clients that forget the header still get a
   // clear answer (400 on a malformed body) rather than a 415.
@@ -61,6 +71,9 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
       done(e as Error);
     }
   });
+  // After the removal above, which would take it too: @fastify/multipart owns
+  // multipart/form-data (its parser reads nothing; the route streams the form).
+  registerFastifyMultipart(fastify);
   fastify.setErrorHandler((err: unknown, _req: unknown, reply: unknown) => {
     const { status, body } = filter.toResponse(err);
     sendJson(reply, status, body);
@@ -85,6 +98,18 @@ export function mediaBodyLimits(config: Pick<AppConfig, 'MAX_BODY_BYTES' | 'MAX_
     ['/v1/batch/check/async', atLeast(oneImage)],
     ['/v1/check/multimodal', atLeast(10 * (oneImage - ENVELOPE_BYTES) + ENVELOPE_BYTES)],
   ]);
+}
+
+/**
+ * Limits of the multipart endpoints (multipart.ts applies them while the form streams): a
+ * video upload takes one file of VIDEO_MAX_BYTES; any other one file of MAX_BODY_BYTES.
+ */
+export function multipartLimits(config: Pick<AppConfig, 'MAX_BODY_BYTES' | 'VIDEO_MAX_BYTES'>): (path: string) => MultipartLimits {
+  const other: MultipartLimits = { ...DEFAULT_MULTIPART_LIMITS, maxFileBytes: config.MAX_BODY_BYTES };
+  const routes = new Map<string, MultipartLimits>([
+    ['/v1/video/upload', { ...DEFAULT_MULTIPART_LIMITS, maxFileBytes: config.VIDEO_MAX_BYTES, fileTooLargeCode: 'VIDEO_TOO_LARGE' }],
+  ]);
+  return (path) => routes.get(path) ?? other;
 }
 
 /** JSON.parse that drops `__proto__` and `constructor` keys, so a body can never

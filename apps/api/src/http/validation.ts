@@ -1,15 +1,6 @@
 import { ArgumentMetadata, Injectable, PipeTransform, ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainError, invalid } from '@cds/errors';
-
-function flatten(errors: ValidationError[], parent = ''): string[] {
-  const out: string[] = [];
-  for (const e of errors) {
-    const name = parent ? `${parent}.${e.property}` : e.property;
-    for (const msg of Object.values(e.constraints ?? {})) out.push(msg.startsWith(e.property) ? `${name}${msg.slice(e.property.length)}` : `${name}: ${msg}`);
-    if (e.children?.length) out.push(...flatten(e.children, name));
-  }
-  return out;
-}
+import { flattenValidationErrors } from './validation-errors';
 
 /** class-validator DTOs; a failure is a 422 naming every bad field. Values are
  * never coerced between types: `"5"` is not a number. */
@@ -19,7 +10,7 @@ export function validationPipe(): ValidationPipe {
     transformOptions: { enableImplicitConversion: false },
     forbidUnknownValues: true,
     stopAtFirstError: false,
-    exceptionFactory: (errors) => invalid('VALIDATION_ERROR', 'Invalid request parameters', flatten(errors).join('; ')),
+    exceptionFactory: (errors) => invalid('VALIDATION_ERROR', 'Invalid request parameters', flattenValidationErrors(errors).join('; ')),
   });
 }
 

@@ -113,6 +113,8 @@ export const MAPPINGS: Record<DocType, estypes.MappingTypeMapping> = {
       batchId: keyword, tenantId: keyword, policyId: keyword, status: keyword, totalItems: { type: 'integer' }, webhookUrl: storedText,
       signingWebhookId: keyword, secretCiphertext: storedText, results: opaque, succeeded: { type: 'integer' }, failed: { type: 'integer' },
       error: opaque, createdAt: date, completedAt: date,
+      // video jobs (kind video): the request, the last checkpoint
+      kind: keyword, video: opaque, videoProgress: opaque, stoppedOnBlock: { type: 'boolean' },
     },
   },
   positions: {

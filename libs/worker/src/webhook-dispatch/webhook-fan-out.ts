@@ -4,7 +4,7 @@ import { deliveryIdOf, RetrySchedule, subscribersOf, webhookEventsOf } from '@cd
 import { PendingDelivery } from './delivery-queue';
 
 /**
- * Turns source events (decisions, guardrail alerts, finished batches) into scheduled
+ * Turns source events (decisions, guardrail alerts, finished batches and videos) into scheduled
  * deliveries: one per webhook event and target, with an id derived from both, so
  * planning the same event twice (a batch redelivered after a crash) plans nothing new.
  */
@@ -27,8 +27,10 @@ export class WebhookFanOut {
       const webhooks = await webhooksOf.get(e.tenantId)!;
       for (const payload of payloads) {
         const targets: DeliveryTarget[] = subscribersOf(webhooks, payload.type, e.occurredAt).map((w) => ({ kind: 'webhook', webhookId: w.webhookId }));
-        if (e.type === 'batch.completed' || e.type === 'batch.failed') {
-          const direct = await this.batchTarget(e.tenantId, e.data.batchId);
+        const job = e.type === 'batch.completed' || e.type === 'batch.failed' ? e.data.batchId
+          : e.type === 'video.completed' || e.type === 'video.failed' ? e.data.decisionId : null;
+        if (job !== null) {
+          const direct = await this.batchTarget(e.tenantId, job);
           if (direct && !targets.some((t) => t.kind === 'webhook' && direct.kind === 'webhook' && t.webhookId === direct.webhookId)) targets.push(direct);
         }
         for (const target of targets) {
@@ -50,11 +52,12 @@ export class WebhookFanOut {
     return { scheduled, pending };
   }
 
-  /** An async batch's results go to its webhookUrl: as the registered webhook at that
+  /** An async batch's (or a video's) results go to its webhookUrl: as the registered webhook at that
    * URL when there is one (signed with its secret), else with the batch's own secret. */
   private async batchTarget(tenantId: string, batchId: string): Promise<DeliveryTarget | null> {
     const batch = await this.models.getBatch(tenantId, batchId);
-    if (!batch) return null;
+    // A video checked without a webhookUrl tells only the subscribed webhooks.
+    if (!batch || (!batch.webhookUrl && !batch.signingWebhookId)) return null;
     if (batch.signingWebhookId) return { kind: 'webhook', webhookId: batch.signingWebhookId };
     return { kind: 'batch', batchId, url: batch.webhookUrl };
   }

@@ -1,0 +1,124 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
+import { mediaRef } from '@cds/blob-store';
+import { DomainError, invalid } from '@cds/errors';
+import { envelope, EventSchemaError, upcast, VideoAccepted, VideoFrameScore } from '@cds/events';
+import { EVENT_LOG, EventLog, LogFollower, StoredEvent } from '@cds/event-log';
+import { BatchDoc, READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
+import { EventWriter } from '@cds/write-path';
+import { ContentScorer } from '../content-scorer.service';
+import { PolicyCatalog } from '../policy-catalog.service';
+import { probeFacts, VideoScanner } from './video-scanner.service';
+import { judgeFrames, videoDecisionEvent } from './video-decision';
+
+/**
+ * Checks accepted videos (consumer group `video-runner` on `jobs`): download (URLs),
+ * probe, sample and score frames with checkpoints (`video.progress`), cut evidence for
+ * flagged frames, then record the decision (`decision.created`, contentType video) and
+ * `video.completed` — or `video.failed` with the reason. A worker killed mid-video gets
+ * the job again and resumes after its last checkpoint: every frame counted once, one
+ * decision (its id is the job's), one completion.
+ */
+@Injectable()
+export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('VideoJobRunner');
+  private follower: LogFollower | null = null;
+
+  constructor(
+    @Inject(EVENT_LOG) private readonly log: EventLog,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    private readonly catalog: PolicyCatalog,
+    private readonly scanner: VideoScanner,
+    private readonly scorer: ContentScorer,
+    private readonly writer: EventWriter,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.follower = new LogFollower(
+      this.log, { group: 'video-runner', topics: ['jobs'], startFrom: 'committed', maxBatch: 1, handler: (b) => this.handle(b) }, this.logger,
+    );
+  }
+
+  ready(): boolean {
+    return !!this.follower?.subscribed;
+  }
+
+  private async handle(batch: StoredEvent[]): Promise<void> {
+    for (const stored of batch) {
+      let event;
+      try {
+        event = upcast(stored.event);
+      } catch (err) {
+        if (!(err instanceof EventSchemaError)) throw err;
+        this.logger.error(`skipped ${stored.topic}/${stored.partition}@${stored.offset}: ${err.message}`);
+        continue;
+      }
+      if (event.type !== 'video.accepted') continue;
+      await this.readModels.waitFor([stored], 30_000);
+      const job = await webhookReadModels(this.readModels).getBatch(event.tenantId, event.data.decisionId);
+      if (job && job.status !== 'processing') continue;
+      await this.run(event, job);
+    }
+  }
+
+  private async run(e: VideoAccepted, job: BatchDoc | null): Promise<void> {
+    const d = e.data;
+    const started = performance.now();
+    try {
+      // A decision already recorded (a crash right after it): only the completion is missing.
+      const recorded = await this.readModels.getDecision(e.tenantId, d.decisionId);
+      if (recorded) return await this.complete(e, recorded.action, recorded.safe, recorded.flagged, recorded.parts.length, job?.stoppedOnBlock ?? false);
+
+      const policy = await this.catalog.resolve(e.tenantId, d.policyId);
+      const sha256 = job?.videoProgress?.mediaSha256
+        ?? (d.source.kind === 'upload' ? d.source.sha256 : await this.scanner.download(e.tenantId, d.source.url));
+      const file = await this.scanner.fileOf(e.tenantId, sha256);
+      if (!file) throw invalid('MEDIA_NOT_FOUND', 'Video not found', `the video sha256:${sha256} is no longer kept`);
+      const probe = await this.scanner.probe(file);
+      if (probe.durationSeconds > d.maxDurationSeconds) {
+        throw invalid('VIDEO_TOO_LONG', 'Video too long', `the video lasts ${probe.durationSeconds.toFixed(1)} s, past maxDurationSeconds ${d.maxDurationSeconds}; nothing of it was checked`);
+      }
+      const checkpoint = async (frames: VideoFrameScore[], framesTotal: number) => {
+        await this.writer.write('jobs', [envelope('video.progress', 1, e.tenantId, d.decisionId, {
+          decisionId: d.decisionId, mediaSha256: sha256, probe: probeFacts(probe), framesTotal, framesProcessed: frames.length, frames,
+        })]);
+      };
+      const scan = await this.scanner.scan({
+        file, probe, extraction: d.extraction, language: d.language, policy: policy.parsed, done: job?.videoProgress?.frames ?? [], checkpoint,
+      });
+      if (scan.frames.length === 0) throw invalid('VIDEO_PROCESSING_FAILED', 'Video could not be processed', 'no frame could be decoded');
+      // The last checkpoint holds every frame: status reads the final count from it.
+      await checkpoint(scan.frames, scan.frames.length);
+      const verdicts = judgeFrames(this.scorer, policy.parsed, scan.frames);
+      const evidence = new Map<number, string>();
+      for (const [i, v] of verdicts.parts.entries()) {
+        if (v.flagged) evidence.set(scan.frames[i].index, await this.scanner.evidence(e.tenantId, file, scan.frames[i].timestamp));
+      }
+      const decision = videoDecisionEvent({
+        tenantId: e.tenantId, decisionId: d.decisionId, contentRef: d.source.kind === 'url' ? d.source.url : mediaRef(sha256),
+        language: d.language, metadata: d.metadata, policyId: policy.policyId, policyVersion: policy.version,
+        latency: Math.round(performance.now() - started),
+      }, scan.frames, verdicts, evidence);
+      await this.writer.write('decisions', [decision]);
+      await this.complete(e, decision.data.action, decision.data.safe, decision.data.flagged, scan.frames.length, scan.stoppedOnBlock);
+    } catch (err) {
+      // An outage (503) is not the video's fault: the follower hands the job again after a backoff.
+      if (!(err instanceof DomainError) || err.kind === 'unavailable') throw err;
+      this.logger.warn(`video ${d.decisionId} failed: ${err.code} ${err.details}`);
+      await this.writer.write('jobs', [envelope('video.failed', 1, e.tenantId, d.decisionId, {
+        decisionId: d.decisionId, policyId: d.policyId, error: { code: err.code, message: err.message, details: err.details },
+      })]);
+    }
+  }
+
+  private async complete(e: VideoAccepted, action: 'allow' | 'warn' | 'flag' | 'block', safe: boolean, flagged: boolean, frames: number, stoppedOnBlock: boolean) {
+    await this.writer.write('jobs', [envelope('video.completed', 1, e.tenantId, e.data.decisionId, {
+      decisionId: e.data.decisionId, policyId: e.data.policyId, action, safe, flagged, framesProcessed: frames, stoppedOnBlock,
+    })]);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.follower?.stop();
+    this.follower = null;
+  }
+}

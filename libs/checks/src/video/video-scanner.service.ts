@@ -1,0 +1,116 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { BLOB_STORE, BlobStore } from '@cds/blob-store';
+import { AppConfig } from '@cds/config';
+import { VideoExtraction, VideoFrameScore, VideoProbeFacts } from '@cds/events';
+import { cutEvidenceFrame, extractFrames, fetchMedia, planFrames, probeVideo, VideoProbe } from '@cds/media';
+import { ParsedPolicy } from '@cds/policy';
+import { LOCAL_IMAGE_INPUT_SIZE } from '@cds/providers';
+import { ContentScorer } from '../content-scorer.service';
+import { ImageIntake } from '../image-intake.service';
+import { checkpointDue, readsText } from './video-segments';
+
+/** Longest side of an evidence JPEG (and of the picture OCR reads from a frame). */
+export const EVIDENCE_MAX_SIDE = 1280;
+const CHECKPOINT_EVERY = { frames: 5, ms: 2000 };
+
+export interface ScanRequest {
+  file: string;
+  probe: VideoProbe;
+  extraction: VideoExtraction;
+  language: string;
+  policy: ParsedPolicy;
+  /** Frames scored before a crash: the scan resumes after them. */
+  done?: VideoFrameScore[];
+  /** Called with every frame so far at each checkpoint (the worker records them). */
+  checkpoint?: (frames: VideoFrameScore[], framesTotal: number) => Promise<void>;
+}
+
+export interface ScanResult {
+  frames: VideoFrameScore[];
+  framesTotal: number;
+  stoppedOnBlock: boolean;
+}
+
+/**
+ * A video as frames and scores: downloaded through the egress guard into the blob store,
+ * probed, sampled by one ffmpeg run (interval or scene changes, the interval widened so
+ * `maxFrames` frames cover the whole video), each frame scored by the image provider and
+ * some read by OCR. ffmpeg only ever reads a local file of the blob store.
+ */
+@Injectable()
+export class VideoScanner {
+  constructor(
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    private readonly scorer: ContentScorer,
+    private readonly images: ImageIntake,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Downloads a video URL into the blob store; answers its sha256. */
+  async download(tenantId: string, url: string): Promise<string> {
+    const { bytes } = await fetchMedia(url, {
+      maxBytes: this.config.VIDEO_MAX_BYTES, timeoutMs: this.config.VIDEO_FETCH_TIMEOUT_MS, maxRedirects: 3,
+      egress: { allowLoopback: this.config.EGRESS_ALLOW_LOOPBACK, allowPrivate: this.config.EGRESS_ALLOW_PRIVATE },
+    });
+    return (await this.blobs.put(tenantId, bytes)).sha256;
+  }
+
+  async fileOf(tenantId: string, sha256: string): Promise<string | null> {
+    return this.blobs.pathOf(tenantId, sha256);
+  }
+
+  probe(file: string): Promise<VideoProbe> {
+    return probeVideo(file, { timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS, maxPixels: this.config.VIDEO_MAX_PIXELS });
+  }
+
+  plan(probe: VideoProbe, extraction: VideoExtraction) {
+    return planFrames({ durationSeconds: probe.durationSeconds, frameInterval: extraction.frameInterval, maxFrames: extraction.maxFrames, mode: extraction.mode });
+  }
+
+  async scan(r: ScanRequest): Promise<ScanResult> {
+    const plan = this.plan(r.probe, r.extraction);
+    const frames = [...(r.done ?? [])];
+    const last = frames[frames.length - 1];
+    let sinceFrames = 0;
+    let sinceAt = Date.now();
+    let stoppedOnBlock = false;
+    const iterator = extractFrames(r.file, plan, {
+      size: LOCAL_IMAGE_INPUT_SIZE, timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS,
+      fromIndex: frames.length, ...(last ? { fromTimestamp: last.timestamp } : {}),
+    });
+    for await (const f of iterator) {
+      const ocr = readsText(f.index, f.scene, this.config.VIDEO_OCR_EVERY) ? this.frameText(r.file, f.timestamp, r.language) : Promise.resolve(null);
+      ocr.catch(() => undefined);
+      const image = { bytes: Buffer.alloc(0), format: 'rgb24', width: r.probe.width, height: r.probe.height, frames: [f.rgb], frameSize: LOCAL_IMAGE_INPUT_SIZE };
+      const scored = await this.scorer.scoreImage(image, ocr, r.language);
+      frames.push({ index: f.index, timestamp: f.timestamp, scene: f.scene, signals: scored.signals, ocrText: scored.ocrText });
+      sinceFrames += 1;
+      if (r.extraction.stopOnBlock && this.scorer.decide(r.policy, scored.signals).action === 'block') {
+        stoppedOnBlock = true;
+        break;
+      }
+      if (r.checkpoint && checkpointDue({ frames: sinceFrames, ms: Date.now() - sinceAt }, CHECKPOINT_EVERY)) {
+        await r.checkpoint(frames, Math.max(plan.estimatedFrames, frames.length));
+        sinceFrames = 0;
+        sinceAt = Date.now();
+      }
+    }
+    return { frames, framesTotal: frames.length, stoppedOnBlock };
+  }
+
+  /** A full-resolution JPEG of a flagged frame, kept in the blob store as evidence. */
+  async evidence(tenantId: string, file: string, timestamp: number): Promise<string> {
+    const jpeg = await cutEvidenceFrame(file, timestamp, { maxSide: EVIDENCE_MAX_SIDE, timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS });
+    return (await this.blobs.put(tenantId, jpeg)).sha256;
+  }
+
+  private async frameText(file: string, timestamp: number, language: string): Promise<string | null> {
+    if (this.config.IMAGE_OCR === 'off') return null;
+    const jpeg = await cutEvidenceFrame(file, timestamp, { maxSide: EVIDENCE_MAX_SIDE, timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS });
+    return this.images.readText(jpeg, language);
+  }
+}
+
+export function probeFacts(p: VideoProbe): VideoProbeFacts {
+  return { container: p.container, codec: p.codec, width: p.width, height: p.height, durationSeconds: p.durationSeconds, fps: p.fps };
+}
