@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { ApiClient, expectErrorBody, RunningService, startService } from '@cds/testing';
 import { gifWithFrames, pngClaiming, sharedImage, solid, textImage, zipBytes } from './support/image-fixtures';
+import * as fs from 'node:fs';
 import { MediaServer } from './support/media-server';
+import { makeClips } from './support/video-fixtures';
 import { DeploymentLog, TestReceiver } from './webhook-test-receiver';
 
 /** A policy that flags any image at all: every category and the nsfw signals at 0. */
@@ -249,12 +251,28 @@ describe('POST /v1/check/multimodal', () => {
     expect(curl).toContain(photoUrl);
   });
 
-  it('validates the request: at least one item, at most ten images, no video yet', async () => {
+  it('samples a video member in the request and answers it as a video result', async () => {
+    const clips = await makeClips('hello');
+    try {
+      const url = media.serve('/clip.mp4', fs.readFileSync(clips.safe), 'video/mp4');
+      const r = await api.post('/v1/check/multimodal', { text: 'look at this', video: url, policyId: 'default' });
+      expect(r.status).toBe(200);
+      expect(r.body.results.map((x: any) => [x.contentType, x.contentRef ?? null, x.action])).toEqual([['text', null, 'allow'], ['video', url, 'allow']]);
+      const d = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
+      expect(d.parts[1]).toMatchObject({ contentType: 'video', contentRef: url });
+      const curl = (await api.get(`/v1/decisions/${r.body.decisionId}/curl`)).body.curl as string;
+      expect(curl).toContain(`"video":"${url}"`);
+    } finally {
+      fs.rmSync(clips.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('validates the request: at least one item, at most ten images, items that cannot be read', async () => {
     const img = `data:image/png;base64,${b64(await solid(9, 9, 9, 8))}`;
     const cases: [unknown, number, string][] = [
       [{ policyId: 'default' }, 422, 'VALIDATION_ERROR'],
       [{ images: Array(11).fill(img), policyId: 'default' }, 422, 'TOO_MANY_IMAGES'],
-      [{ video: 'https://example.com/v.mp4', policyId: 'default' }, 422, 'UNSUPPORTED_CONTENT_TYPE'],
+      [{ video: `${media.baseUrl}/nothing.mp4`, policyId: 'default' }, 422, 'MEDIA_FETCH_FAILED'],
       [{ text: 'x', images: 'not-an-array', policyId: 'default' }, 422, 'VALIDATION_ERROR'],
       [{ text: 'x', policyId: 'default', context: { userReputation: 'high' } }, 422, 'VALIDATION_ERROR'],
       [{ text: 'x', policyId: 'nope' }, 404, 'POLICY_NOT_FOUND'],

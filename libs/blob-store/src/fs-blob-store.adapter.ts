@@ -138,7 +138,7 @@ async function list(dir: string): Promise<string[]> {
 }
 
 function tooLarge(o: PutStreamOptions): DomainError {
-  return new DomainError('too_large', o.tooLargeCode ?? 'VIDEO_TOO_LARGE', 'Upload too large', `the file exceeds the limit of ${o.maxBytes} bytes`);
+  return new DomainError('too_large', o.tooLargeCode ?? 'VIDEO_TOO_LARGE', 'File too large', `the file exceeds the limit of ${o.maxBytes} bytes`);
 }
 
 async function writeAll(handle: fs.FileHandle, buf: Uint8Array): Promise<void> {
