@@ -11,10 +11,11 @@ COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
-# Tesseract reads text in images, with the packs of the 17 supported languages
+# Tesseract reads text in images, with the packs of the 17 supported languages; ffmpeg
+# and ffprobe sample videos
 COPY scripts/ocr-languages.txt /tmp/ocr-languages.txt
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tesseract-ocr $(sed 's/^/tesseract-ocr-/' /tmp/ocr-languages.txt) \
+ && apt-get install -y --no-install-recommends ffmpeg tesseract-ocr $(sed 's/^/tesseract-ocr-/' /tmp/ocr-languages.txt) \
  && rm -rf /var/lib/apt/lists/* /tmp/ocr-languages.txt
 ENV NODE_ENV=production \
     DATA_DIR=/var/lib/cds \

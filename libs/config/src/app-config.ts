@@ -198,7 +198,7 @@ export class AppConfig {
 
   /** Every k-th sampled frame is read by OCR (and the first, and every scene change); 0: only those. */
   @Transform(toInt) @IsInt() @Min(0) @Max(10_000)
-  VIDEO_OCR_EVERY = 5;
+  VIDEO_OCR_EVERY = 10;
 
   /** How long a signed evidence URL works after it was handed out. */
   @Transform(toInt) @IsInt() @Min(60) @Max(30 * 86_400)

@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { BLOB_STORE, BlobStore } from '@cds/blob-store';
 import { AppConfig } from '@cds/config';
 import { VideoExtraction, VideoFrameScore, VideoProbeFacts } from '@cds/events';
-import { cutEvidenceFrame, extractFrames, fetchMedia, planFrames, probeVideo, VideoProbe } from '@cds/media';
+import { cutEvidenceFrame, ExtractedFrame, extractFrames, fetchMedia, findFfmpeg, planFrames, probeVideo, VideoProbe } from '@cds/media';
 import { ParsedPolicy } from '@cds/policy';
 import { LOCAL_IMAGE_INPUT_SIZE } from '@cds/providers';
 import { ContentScorer } from '../content-scorer.service';
@@ -38,13 +38,30 @@ export interface ScanResult {
  * some read by OCR. ffmpeg only ever reads a local file of the blob store.
  */
 @Injectable()
-export class VideoScanner {
+export class VideoScanner implements OnApplicationBootstrap {
+  private readonly logger = new Logger('VideoScanner');
+  /** Frames being scored at once: two per model thread keeps every thread busy. */
+  private readonly inFlightLimit: number;
+
   constructor(
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     private readonly scorer: ContentScorer,
     private readonly images: ImageIntake,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.inFlightLimit = Math.max(2, config.IMAGE_WORKERS * 2);
+  }
+
+  /** Says which ffmpeg runs here (or that none does: video checks then fail with the reason). */
+  onApplicationBootstrap(): void {
+    if (this.config.ROLE === 'projector') return;
+    try {
+      const b = findFfmpeg();
+      this.logger.log(`ffmpeg ${b.ffmpeg}, ffprobe ${b.ffprobe} (from ${b.source})`);
+    } catch (err) {
+      this.logger.error(`no ffmpeg: ${(err as Error).message}; video checks will fail`);
+    }
+  }
 
   /** Downloads a video URL into the blob store; answers its sha256. */
   async download(tenantId: string, url: string): Promise<string> {
@@ -78,24 +95,45 @@ export class VideoScanner {
       size: LOCAL_IMAGE_INPUT_SIZE, timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS,
       fromIndex: frames.length, ...(last ? { fromTimestamp: last.timestamp } : {}),
     });
-    for await (const f of iterator) {
-      const ocr = readsText(f.index, f.scene, this.config.VIDEO_OCR_EVERY) ? this.frameText(r.file, f.timestamp, r.language) : Promise.resolve(null);
-      ocr.catch(() => undefined);
-      const image = { bytes: Buffer.alloc(0), format: 'rgb24', width: r.probe.width, height: r.probe.height, frames: [f.rgb], frameSize: LOCAL_IMAGE_INPUT_SIZE };
-      const scored = await this.scorer.scoreImage(image, ocr, r.language);
-      frames.push({ index: f.index, timestamp: f.timestamp, scene: f.scene, signals: scored.signals, ocrText: scored.ocrText });
+    // Frames are scored while ffmpeg decodes the next ones, a few at a time (the model
+    // threads and OCR run side by side), and taken back in order.
+    const inFlight: Promise<VideoFrameScore>[] = [];
+    const take = async (): Promise<boolean> => {
+      const frame = await inFlight.shift()!;
+      frames.push(frame);
       sinceFrames += 1;
-      if (r.extraction.stopOnBlock && this.scorer.decide(r.policy, scored.signals).action === 'block') {
-        stoppedOnBlock = true;
-        break;
-      }
+      if (r.extraction.stopOnBlock && this.scorer.decide(r.policy, frame.signals).action === 'block') return false;
       if (r.checkpoint && checkpointDue({ frames: sinceFrames, ms: Date.now() - sinceAt }, CHECKPOINT_EVERY)) {
         await r.checkpoint(frames, Math.max(plan.estimatedFrames, frames.length));
         sinceFrames = 0;
         sinceAt = Date.now();
       }
+      return true;
+    };
+    try {
+      for await (const f of iterator) {
+        const scoring = this.scoreFrame(r, f);
+        scoring.catch(() => undefined);
+        inFlight.push(scoring);
+        if (inFlight.length >= this.inFlightLimit && !(await take())) {
+          stoppedOnBlock = true;
+          break;
+        }
+      }
+      while (!stoppedOnBlock && inFlight.length > 0) if (!(await take())) stoppedOnBlock = true;
+    } finally {
+      // Scores of frames past a blocked one (or past a failure) are not kept.
+      await Promise.allSettled(inFlight);
     }
     return { frames, framesTotal: frames.length, stoppedOnBlock };
+  }
+
+  private async scoreFrame(r: ScanRequest, f: ExtractedFrame): Promise<VideoFrameScore> {
+    const ocr = readsText(f.index, f.scene, this.config.VIDEO_OCR_EVERY) ? this.frameText(r.file, f.timestamp, r.language) : Promise.resolve(null);
+    ocr.catch(() => undefined);
+    const image = { bytes: Buffer.alloc(0), format: 'rgb24', width: r.probe.width, height: r.probe.height, frames: [f.rgb], frameSize: LOCAL_IMAGE_INPUT_SIZE };
+    const scored = await this.scorer.scoreImage(image, ocr, r.language);
+    return { index: f.index, timestamp: f.timestamp, scene: f.scene, signals: scored.signals, ocrText: scored.ocrText };
   }
 
   /** A full-resolution JPEG of a flagged frame, kept in the blob store as evidence. */
