@@ -143,6 +143,10 @@ describe('video: POST /v1/video/check and /upload, status, result, evidence', ()
     const failedResult = await api.get(`/v1/video/result/${missing.body.decisionId}`);
     expect(failedResult.body).toMatchObject({ status: 'failed', error: { code: 'MEDIA_FETCH_FAILED', details: expect.stringContaining('404') } });
 
+    const trickle = await api.post('/v1/video/check', { videoUrl: `${media.baseUrl}/trickle`, policyId: 'default' });
+    expect(trickle.status).toBe(202);
+    expect(await finished(trickle.body.decisionId)).toMatchObject({ status: 'failed', error: { code: 'MEDIA_FETCH_FAILED', details: expect.stringMatching(/timed out/) } });
+
     const next = await uploadVideo(`${svc.baseUrl}/v1/video/upload`, svc.adminKey, fs.readFileSync(clips.safe), { policyId: 'default' });
     expect((await finished(next.body.decisionId)).status).toBe('completed');
     expect((await api.get(`/v1/video/status/not-a-video`)).status).toBe(404);

@@ -6,12 +6,12 @@
  */
 import sharp from 'sharp';
 import { findFfmpeg, FfmpegBinaries } from './ffmpeg-binaries';
-import { evidenceArgs } from './ffmpeg.args';
+import { evidenceArgs, TS_PREROLL_SECONDS } from './ffmpeg.args';
 import { parsePpm } from './ffmpeg-output.parser';
 import { processFailure, runCollect, succeeded } from './ffmpeg-process';
 import { damagedInputLine, pixelLimitHit } from './ffmpeg-stderr';
 import { tooLargeDetails } from './ffprobe.parser';
-import { localVideoFile } from './local-file';
+import { isTransportStream, localVideoFile } from './local-file';
 import { invalidVideo, videoProcessingFailed, videoTooLarge } from './video-errors';
 import { checkTimeout, DEFAULT_VIDEO_MAX_PIXELS } from './video-probe';
 
@@ -39,21 +39,27 @@ export async function cutEvidenceFrame(file: string, timestamp: number, o: CutEv
   const abs = await localVideoFile(file);
   const binaries = o.binaries ?? findFfmpeg();
   const maxPixels = o.maxPixels ?? DEFAULT_VIDEO_MAX_PIXELS;
-  const args = evidenceArgs(abs, { seek: timestamp, maxSide: o.maxSide, maxPixels });
-  const { stdout, overflow, end } = await runCollect(binaries.ffmpeg, args, {
-    timeoutMs: o.timeoutMs,
-    // One frame within maxSide² pixels, and a PPM header.
-    maxOutputBytes: o.maxSide * o.maxSide * 3 + 64,
-  });
-  if (!succeeded(end)) throw processFailure(end, { tool: 'ffmpeg', binary: binaries.ffmpeg, file: abs, timeoutMs: o.timeoutMs, maxPixels });
-  const refused = pixelLimitHit(end.stderr);
-  if (refused) throw videoTooLarge(tooLargeDetails(refused.width, refused.height, maxPixels));
-  if (overflow) throw videoProcessingFailed(`ffmpeg wrote more than one frame of at most ${o.maxSide}×${o.maxSide}`);
-  if (stdout.length === 0) {
-    const damage = damagedInputLine(end.stderr, abs);
+  const deadline = Date.now() + o.timeoutMs;
+  let stdout: Buffer = Buffer.alloc(0);
+  // An input seek (with a preroll in an MPEG-TS); when it finds nothing, decoding from the start.
+  const preroll = (await isTransportStream(abs)) ? TS_PREROLL_SECONDS : undefined;
+  for (const tryPreroll of [preroll, Infinity]) {
+    const args = evidenceArgs(abs, { seek: timestamp, preroll: tryPreroll, maxSide: o.maxSide, maxPixels });
+    const run = await runCollect(binaries.ffmpeg, args, {
+      timeoutMs: Math.max(1, deadline - Date.now()),
+      // One frame within maxSide² pixels, and a PPM header.
+      maxOutputBytes: o.maxSide * o.maxSide * 3 + 64,
+    });
+    if (!succeeded(run.end)) throw processFailure(run.end, { tool: 'ffmpeg', binary: binaries.ffmpeg, file: abs, timeoutMs: o.timeoutMs, maxPixels });
+    const refused = pixelLimitHit(run.end.stderr);
+    if (refused) throw videoTooLarge(tooLargeDetails(refused.width, refused.height, maxPixels));
+    if (run.overflow) throw videoProcessingFailed(`ffmpeg wrote more than one frame of at most ${o.maxSide}×${o.maxSide}`);
+    const damage = run.stdout.length === 0 ? damagedInputLine(run.end.stderr, abs) : null;
     if (damage) throw invalidVideo(`the video is truncated or damaged: ${damage}`);
-    throw videoProcessingFailed(`no frame at ${timestamp} s (the video ends before)`);
+    stdout = run.stdout;
+    if (stdout.length > 0 || timestamp === 0) break;
   }
+  if (stdout.length === 0) throw videoProcessingFailed(`no frame at ${timestamp} s (the video ends before)`);
   const frame = parsePpm(stdout);
   if (!frame) throw videoProcessingFailed('ffmpeg wrote something that is not a PPM frame');
   return sharp(frame.rgb, { raw: { width: frame.width, height: frame.height, channels: 3 } }).jpeg({ quality }).toBuffer();

@@ -1,5 +1,5 @@
-import { evidenceArgs, frameAtArgs, inputUrl, rateOf, sampleArgs, scenesArgs, sceneSelectExpr, seconds } from './ffmpeg.args';
-import { ffprobeArgs } from './ffprobe.args';
+import { evidenceArgs, frameAtArgs, inputUrl, rateOf, sampleArgs, scenesArgs, sceneSelectExpr, seconds, seekSplit } from './ffmpeg.args';
+import { ffprobeArgs, packetTimesArgs } from './ffprobe.args';
 
 const FILE = '/var/blobs/t1/ab/abcdef';
 const LIMIT = { maxPixels: 8_294_400 };
@@ -7,27 +7,30 @@ const LIMIT = { maxPixels: 8_294_400 };
 /** Every list the video path can build, for the checks that hold for all of them. */
 const ALL: [string, string[]][] = [
   ['ffprobe', ffprobeArgs(FILE, LIMIT)],
+  ['ffprobe packets', packetTimesArgs(FILE)],
   ['sample', sampleArgs(FILE, { interval: 2, frames: 30, size: 224, ...LIMIT })],
   ['sample resumed', sampleArgs(FILE, { seek: 14, interval: 2, frames: 23, size: 224, ...LIMIT })],
   ['frame at', frameAtArgs(FILE, { seek: 30, size: 224, ...LIMIT })],
-  ['scenes', scenesArgs(FILE, { threshold: 0.3, minGap: 2, frames: 60, size: 224, resumed: false, ...LIMIT })],
-  ['scenes resumed', scenesArgs(FILE, { seek: 12.5, threshold: 0.3, minGap: 2, frames: 40, size: 224, resumed: true, ...LIMIT })],
+  ['frame at, preroll', frameAtArgs(FILE, { seek: 30, preroll: 20, size: 224, ...LIMIT })],
+  ['frame at, from the start', frameAtArgs(FILE, { seek: 30, preroll: Infinity, size: 224, ...LIMIT })],
+  ['scenes', scenesArgs(FILE, { threshold: 0.3, minGap: 2, frames: 60, size: 224, ...LIMIT })],
+  ['scenes resumed', scenesArgs(FILE, { seek: 12.5, threshold: 0.3, minGap: 2, frames: 40, size: 224, after: 0, ...LIMIT })],
   ['evidence', evidenceArgs(FILE, { seek: 3.2, maxSide: 1280, ...LIMIT })],
 ];
 
 const after = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
 
 describe('ffmpeg and ffprobe argument lists', () => {
-  it.each(ALL)('%s: only the file and pipe protocols, the input as file:<absolute path>, never a URL', (_name, args) => {
+  it.each(ALL)('%s: only the file and pipe protocols, the input as file:<absolute path>, never a URL', (name, args) => {
     expect(after(args, '-protocol_whitelist')).toBe('file,pipe');
     expect(args.indexOf('-protocol_whitelist')).toBeLessThan(args.indexOf(`file:${FILE}`));
     expect(args.filter((a) => a.startsWith('file:'))).toEqual([`file:${FILE}`]);
     expect(args.join(' ')).not.toMatch(/https?:|rtmp|tcp:|udp:/i);
     expect(after(args, '-format_whitelist')).toBe('mov,matroska,avi,mpegts');
-    expect(after(args, '-max_pixels')).toBe('8294400');
+    if (!name.startsWith('ffprobe packets')) expect(after(args, '-max_pixels')).toBe('8294400');
   });
 
-  it.each(ALL.filter(([name]) => name !== 'ffprobe'))('%s: no stdin, no banner, errors only, the first real video stream, output to a pipe', (_name, args) => {
+  it.each(ALL.filter(([name]) => !name.startsWith('ffprobe')))('%s: no stdin, no banner, errors only, the first real video stream, output to a pipe', (_name, args) => {
     expect(args.slice(0, 5)).toEqual(['-nostdin', '-hide_banner', '-loglevel', 'error', '-protocol_whitelist']);
     expect(after(args, '-codec_whitelist')).toBe('h264,hevc,vp8,libvpx,vp9,libvpx-vp9,libdav1d,libaom-av1,av1,mpeg4,mpeg2video,mjpeg');
     expect(after(args, '-map')).toBe('0:V:0');
@@ -73,8 +76,28 @@ describe('ffmpeg and ffprobe argument lists', () => {
     expect(after(args, '-vf')).toBe('scale=64:64:flags=area');
   });
 
+  it('preroll: an input seek that much earlier, then -ss after the input to drop the frames before the target', () => {
+    const args = frameAtArgs(FILE, { seek: 30, preroll: 20, size: 64, ...LIMIT });
+    expect(args.filter((a, i) => args[i - 1] === '-ss')).toEqual(['10', '20']);
+    expect(args.indexOf('-ss')).toBeLessThan(args.indexOf('-i'));
+    expect(args.lastIndexOf('-ss')).toBeGreaterThan(args.indexOf('-i'));
+    const fromStart = frameAtArgs(FILE, { seek: 30, preroll: Infinity, size: 64, ...LIMIT });
+    expect(fromStart.indexOf('-ss')).toBeGreaterThan(fromStart.indexOf('-i'));
+    expect(after(fromStart, '-ss')).toBe('30');
+    expect(seekSplit(5, 20)).toEqual({ input: 0, output: 5 });
+    expect(seekSplit(0, 20)).toEqual({ input: 0, output: 0 });
+    expect(seekSplit(7)).toEqual({ input: 7, output: 0 });
+  });
+
+  it('ffprobe packets: the packet times of the first video stream as CSV, nothing decoded', () => {
+    const args = packetTimesArgs(FILE);
+    expect(after(args, '-select_streams')).toBe('V:0');
+    expect(after(args, '-show_entries')).toBe('packet=pts_time,duration_time');
+    expect(after(args, '-print_format')).toBe('csv=p=0');
+  });
+
   it('scenes: the select expression quoted, frame times printed on fd 3 with the colon escaped for the filter', () => {
-    const args = scenesArgs(FILE, { threshold: 0.3, minGap: 2, frames: 60, size: 224, resumed: false, ...LIMIT });
+    const args = scenesArgs(FILE, { threshold: 0.3, minGap: 2, frames: 60, size: 224, ...LIMIT });
     expect(after(args, '-vf')).toBe(
       "select='eq(n,0)+gt(scene,0.3)*gte(t-if(isnan(prev_selected_t),0,prev_selected_t),2)'," +
         'metadata=mode=print:file=pipe\\\\:3:direct=1,scale=224:224:flags=area',
@@ -82,9 +105,13 @@ describe('ffmpeg and ffprobe argument lists', () => {
     expect(after(args, '-frames:v')).toBe('60');
   });
 
-  it('scenes resumed: no first frame, the gap counted from the seek point', () => {
-    expect(sceneSelectExpr({ threshold: 0.25, minGap: 1.5, resumed: true })).toBe('gt(scene,0.25)*gte(t-if(isnan(prev_selected_t),0,prev_selected_t),1.5)');
-    expect(after(scenesArgs(FILE, { seek: 12.5, threshold: 0.3, minGap: 2, frames: 40, size: 224, resumed: true, ...LIMIT }), '-ss')).toBe('12.5');
+  it('scenes resumed: no first frame, only cuts after the resume point, the gap counted from it', () => {
+    expect(sceneSelectExpr({ threshold: 0.25, minGap: 1.5, after: 0 })).toBe(
+      'gt(t,0)*gt(scene,0.25)*gte(t-if(isnan(prev_selected_t),0,prev_selected_t),1.5)',
+    );
+    // MPEG-TS: 20 s decoded before the resume point prime the scene score, none of them kept
+    expect(sceneSelectExpr({ threshold: 0.3, minGap: 2, after: 20 })).toBe('gt(t,20)*gt(scene,0.3)*gte(t-if(isnan(prev_selected_t),20,prev_selected_t),2)');
+    expect(after(scenesArgs(FILE, { seek: 12.5, threshold: 0.3, minGap: 2, frames: 40, size: 224, after: 0, ...LIMIT }), '-ss')).toBe('12.5');
   });
 
   it('evidence: one PPM frame, the longest side capped and never enlarged', () => {

@@ -17,9 +17,20 @@ import { DECODER_WHITELIST, DEMUXER_WHITELIST } from './video-formats';
  * between unrelated shots scores 0.3-1 (red to blue: 0.4); camera motion stays well below. */
 export const DEFAULT_SCENE_THRESHOLD = 0.3;
 
+/** Decoded before each seek target in an MPEG-TS (see InputOptions.preroll): longer than
+ * the GOPs found in practice (0.5-5 s), short enough that a seek stays cheaper than a pass. */
+export const TS_PREROLL_SECONDS = 20;
+
 export interface InputOptions {
   /** Input seek (-ss before -i): starts at the keyframe before, frames before `seek` are dropped. */
   seek?: number;
+  /**
+   * Seconds decoded before `seek` (input seek to seek - preroll, then -ss after -i drops the
+   * frames before `seek`); Infinity decodes from the start. Slower, but right where an input
+   * seek alone is not: MPEG-TS has no index, and ffmpeg's input seek there can land past the
+   * keyframe before `seek`, giving a frame up to a GOP late, or none when no keyframe follows.
+   */
+  preroll?: number;
   maxPixels: number;
   /** Decode only reference frames (-skip_frame noref): about half the work on H.264 with B-frames. */
   referenceFramesOnly?: boolean;
@@ -35,7 +46,15 @@ export function seconds(t: number): string {
   return String(Number(Math.max(0, t).toFixed(6)));
 }
 
+/** Where the input seek goes and what is left to drop after it, for `seek` and `preroll`. */
+export function seekSplit(seek: number, preroll?: number): { input: number; output: number } {
+  if (!(seek > 0)) return { input: 0, output: 0 };
+  const input = preroll === undefined ? seek : Math.max(0, seek - preroll);
+  return { input, output: seek - input };
+}
+
 export function inputArgs(file: string, o: InputOptions): string[] {
+  const split = seekSplit(o.seek ?? 0, o.preroll);
   return [
     '-nostdin', '-hide_banner', '-loglevel', 'error',
     '-protocol_whitelist', 'file,pipe',
@@ -43,9 +62,11 @@ export function inputArgs(file: string, o: InputOptions): string[] {
     '-codec_whitelist', DECODER_WHITELIST,
     '-max_pixels', String(Math.floor(o.maxPixels)),
     ...(o.referenceFramesOnly ? ['-skip_frame', 'noref'] : []),
-    ...(o.seek && o.seek > 0 ? ['-ss', seconds(o.seek)] : []),
+    ...(split.input > 0 ? ['-ss', seconds(split.input)] : []),
     '-i', inputUrl(file),
     '-map', '0:V:0', '-an', '-sn', '-dn',
+    // After -i: frames are decoded and dropped up to this point (times count from the input seek).
+    ...(split.output > 0 ? ['-ss', seconds(split.output)] : []),
   ];
 }
 
@@ -63,7 +84,7 @@ export function rateOf(interval: number): string {
   return `1000000/${Math.max(1, Math.round(interval * 1_000_000))}`;
 }
 
-export interface SampleArgs extends InputOptions {
+export interface SampleArgs extends Omit<InputOptions, 'preroll'> {
   interval: number;
   frames: number;
   size: number;
@@ -88,23 +109,27 @@ export function frameAtArgs(file: string, o: InputOptions & { size: number }): s
   return [...inputArgs(file, o), '-vf', scaleTo(o.size), ...rgbOutput(1)];
 }
 
-export interface SceneArgs extends InputOptions {
+export interface SceneArgs extends Omit<InputOptions, 'preroll'> {
   threshold: number;
   /** Least seconds between two selected frames. */
   minGap: number;
   frames: number;
   size: number;
-  /** Resuming: no first frame, and the gap counts from the seek point (the last frame scored). */
-  resumed: boolean;
+  /** Resuming: only frames after this many seconds from the input seek point, and no first frame. */
+  after?: number;
 }
 
-/** The select expression: the first frame, then cuts at least minGap after the last frame kept. */
-export function sceneSelectExpr(o: Pick<SceneArgs, 'threshold' | 'minGap' | 'resumed'>): string {
+/**
+ * The select expression: the first frame, then cuts at least minGap after the last frame
+ * kept. Resuming (`after` set): cuts later than `after`, the gap counted from `after` (the
+ * last frame scored); the frames decoded before it only prime the scene score.
+ */
+export function sceneSelectExpr(o: Pick<SceneArgs, 'threshold' | 'minGap' | 'after'>): string {
   const threshold = Number(o.threshold.toFixed(4));
   const gap = Number(Math.max(0, o.minGap).toFixed(6));
-  // prev_selected_t is NAN until a frame is kept: after a seek the last frame kept was at t=0.
-  const cut = `gt(scene,${threshold})*gte(t-if(isnan(prev_selected_t),0,prev_selected_t),${gap})`;
-  return o.resumed ? cut : `eq(n,0)+${cut}`;
+  if (o.after === undefined) return `eq(n,0)+gt(scene,${threshold})*gte(t-if(isnan(prev_selected_t),0,prev_selected_t),${gap})`;
+  const after = seconds(o.after);
+  return `gt(t,${after})*gt(scene,${threshold})*gte(t-if(isnan(prev_selected_t),${after},prev_selected_t),${gap})`;
 }
 
 /**

@@ -21,3 +21,20 @@ export function ffprobeArgs(file: string, o: ProbeArgsOptions = {}): string[] {
     inputUrl(file),
   ];
 }
+
+/**
+ * Every packet time of the first video stream, demuxed, not decoded: how long a file
+ * lasts when its header does not say (WebM from a browser's MediaRecorder, live captures).
+ * One CSV line per packet: "pts_time,duration_time".
+ */
+export function packetTimesArgs(file: string): string[] {
+  return [
+    '-v', 'error',
+    '-protocol_whitelist', 'file,pipe',
+    '-format_whitelist', DEMUXER_WHITELIST,
+    '-select_streams', 'V:0',
+    '-show_entries', 'packet=pts_time,duration_time',
+    '-print_format', 'csv=p=0',
+    inputUrl(file),
+  ];
+}

@@ -1,4 +1,4 @@
-import { parseProbe } from './ffprobe.parser';
+import { lacksDuration, packetSpan, parseProbe } from './ffprobe.parser';
 
 /** Trimmed from ffprobe 5.1 on a 6 s testsrc2 clip, H.264 in MP4. */
 const mp4 = () => ({
@@ -112,5 +112,31 @@ describe('parseProbe', () => {
       code: 'VIDEO_TOO_LARGE', details: 'the video is 8000×8000 = 64000000 pixels per frame; the limit is 8294400 pixels',
     });
     expect(parseProbe(mp4(), { maxPixels: 320 * 240 })).toMatchObject({ width: 320 });
+  });
+
+  it('takes a measured duration for a file that declares none, and only then', () => {
+    const live = mkv();
+    for (const st of live.streams) delete (st as { tags?: unknown }).tags;
+    delete (live.format as { duration?: string }).duration;
+    expect(lacksDuration(live)).toBe(true);
+    expect(parseProbe(live, { measuredDurationSeconds: 3.96 })).toMatchObject({ durationSeconds: 3.96 });
+    expect(lacksDuration(mkv())).toBe(false);
+    expect(parseProbe(mkv(), { measuredDurationSeconds: 99 })).toMatchObject({ durationSeconds: 6.003 });
+    expect(lacksDuration({ streams: [], format: {} })).toBe(false);
+    expect(lacksDuration('junk')).toBe(false);
+  });
+});
+
+describe('packetSpan', () => {
+  it('is the last packet end minus the first start, whatever the start time', () => {
+    expect(packetSpan('0.000000,0.040000\n0.040000,0.040000\n3.960000,0.040000\n')).toBe(4);
+    expect(packetSpan('\n1.480000,0.040000\n\n3.440000,0.040000\n')).toBe(2);
+    expect(packetSpan('0.000000,N/A\n0.033000,N/A\n')).toBe(0.033);
+  });
+
+  it('is undefined without packets or with one packet of unknown length', () => {
+    expect(packetSpan('')).toBeUndefined();
+    expect(packetSpan('N/A,N/A\n')).toBeUndefined();
+    expect(packetSpan('0.000000,N/A\n')).toBeUndefined();
   });
 });

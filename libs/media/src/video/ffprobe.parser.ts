@@ -25,6 +25,8 @@ export interface VideoProbe {
 export interface ParseProbeOptions {
   /** Largest width × height; past it VIDEO_TOO_LARGE. */
   maxPixels?: number;
+  /** The duration measured from the packets (see lacksDuration), for a file that does not declare one. */
+  measuredDurationSeconds?: number;
 }
 
 type Json = Record<string, unknown>;
@@ -51,7 +53,7 @@ export function parseProbe(json: unknown, o: ParseProbeOptions = {}): VideoProbe
   if (!width || !height) throw invalidVideo(`the video stream has no frame size (${text(video.width) ?? '?'}×${text(video.height) ?? '?'})`);
   if (o.maxPixels !== undefined && width * height > o.maxPixels) throw videoTooLarge(tooLargeDetails(width, height, o.maxPixels));
 
-  const durationSeconds = positive(video.duration) ?? tagDuration(video) ?? positive(json.format.duration);
+  const durationSeconds = declaredDuration(video, json.format) ?? positive(o.measuredDurationSeconds);
   if (durationSeconds === undefined) throw invalidVideo('the file does not say how long the video lasts');
 
   const turned = Math.abs(rotation(video)) % 180 === 90;
@@ -65,6 +67,32 @@ export function parseProbe(json: unknown, o: ParseProbeOptions = {}): VideoProbe
     frameCount: positiveInt(video.nb_frames) ?? positiveInt(tag(video, 'NUMBER_OF_FRAMES')) ?? null,
     hasAudio,
   };
+}
+
+/** A probe with a video stream but no duration anywhere: worth measuring from the packets. */
+export function lacksDuration(json: unknown): boolean {
+  if (!isObject(json) || !isObject(json.format) || !Array.isArray(json.streams)) return false;
+  const video = json.streams.filter(isObject).find((s) => s.codec_type === 'video' && !flag(s, 'attached_pic') && !flag(s, 'timed_thumbnails'));
+  return !!video && declaredDuration(video, json.format) === undefined;
+}
+
+/** From `pts_time,duration_time` lines: last end minus first start; undefined when there are none. */
+export function packetSpan(csv: string): number | undefined {
+  let first = Infinity;
+  let end = -Infinity;
+  for (const line of csv.split('\n')) {
+    const [pts, duration] = line.trim().split(',');
+    const start = Number(pts);
+    if (!pts || !Number.isFinite(start)) continue;
+    first = Math.min(first, start);
+    const length = Number(duration);
+    end = Math.max(end, start + (Number.isFinite(length) && length > 0 ? length : 0));
+  }
+  return end > first ? Number((end - first).toFixed(6)) : undefined;
+}
+
+function declaredDuration(video: Json, format: Json): number | undefined {
+  return positive(video.duration) ?? tagDuration(video) ?? positive(format.duration);
 }
 
 export function tooLargeDetails(width: number, height: number, maxPixels: number): string {

@@ -1,18 +1,18 @@
 import { DomainError } from '@cds/errors';
 import { ExtractedFrame, extractFrames, ExtractFramesOptions } from './frame-extractor';
 import { FramePlan, planFrames } from './frame-plan';
-import { clipDir, ffmpegChildren, greyRamp, meanRgb, redThenBlue, removeDir, testsrcMp4 } from './test/clips';
+import { clipDir, ffmpegChildren, greyRamp, liveWebm, meanRgb, redThenBlue, removeDir, testsrcMp4 } from './test/clips';
 
 // Needs Debian's ffmpeg (or FFMPEG_PATH). Per-test timeouts are hang guards.
 const FAST = 10_000;
 const SIZE = 32;
 const OPTIONS: ExtractFramesOptions = { size: SIZE, timeoutMs: 10_000 };
 let dir: string;
-let clips: { testsrc: string; redBlue: string; ramp: string };
+let clips: { testsrc: string; redBlue: string; ramp: string; live: string };
 
 beforeAll(() => {
   dir = clipDir();
-  clips = { testsrc: testsrcMp4(dir), redBlue: redThenBlue(dir), ramp: greyRamp(dir) };
+  clips = { testsrc: testsrcMp4(dir), redBlue: redThenBlue(dir), ramp: greyRamp(dir), live: liveWebm(dir) };
 }, 30_000);
 afterAll(() => removeDir(dir));
 
@@ -70,6 +70,11 @@ describe.each(['sequential', 'seek'] as const)('extractFrames, interval mode, %s
     expect(rest.map((f) => [f.index, f.timestamp, f.scene])).toEqual(full.slice(7).map((f) => [f.index, f.timestamp, f.scene]));
     rest.forEach((f, i) => expect(Math.abs(rampTime(f) - rampTime(full[7 + i]))).toBeLessThan(0.2));
     expect(await all(clips.ramp, plan, { fromIndex: 12 })).toEqual([]);
+  }, FAST);
+
+  it('reads a WebM without cues or duration, as a browser records it', async () => {
+    const frames = await all(clips.live, interval(4, 1, method), { fromIndex: 1 });
+    expect(frames.map((f) => [f.index, f.timestamp])).toEqual([[1, 1], [2, 2], [3, 3]]);
   }, FAST);
 
   it('kills and reaps ffmpeg when the caller stops early', async () => {

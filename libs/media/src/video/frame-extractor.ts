@@ -7,13 +7,13 @@
  */
 import { DomainError } from '@cds/errors';
 import { findFfmpeg, FfmpegBinaries } from './ffmpeg-binaries';
-import { DEFAULT_SCENE_THRESHOLD, frameAtArgs, sampleArgs, scenesArgs } from './ffmpeg.args';
+import { DEFAULT_SCENE_THRESHOLD, frameAtArgs, sampleArgs, scenesArgs, seekSplit, TS_PREROLL_SECONDS } from './ffmpeg.args';
 import { FrameAssembler, MetadataPrintParser } from './ffmpeg-output.parser';
 import { FailureContext, FfmpegProcess, ProcessEnd, processFailure, runCollect, succeeded } from './ffmpeg-process';
 import { damagedInputLine, pixelLimitHit } from './ffmpeg-stderr';
 import { tooLargeDetails } from './ffprobe.parser';
 import { FramePlan } from './frame-plan';
-import { localVideoFile } from './local-file';
+import { isTransportStream, localVideoFile } from './local-file';
 import { invalidVideo, videoProcessingFailed, videoTooLarge } from './video-errors';
 import { checkTimeout, DEFAULT_VIDEO_MAX_PIXELS } from './video-probe';
 import { Readable } from 'node:stream';
@@ -63,7 +63,10 @@ interface Run {
   maxPixels: number;
   deadline: number;
   failure: FailureContext;
+  /** MPEG-TS: seconds decoded before a seek target (see InputOptions.preroll); undefined elsewhere. */
+  preroll: number | undefined;
 }
+
 
 async function* extract(file: string, plan: FramePlan, o: ExtractFramesOptions): AsyncGenerator<ExtractedFrame> {
   checkOptions(plan, o);
@@ -80,34 +83,55 @@ async function* extract(file: string, plan: FramePlan, o: ExtractFramesOptions):
     maxPixels,
     deadline: Date.now() + o.timeoutMs,
     failure: { tool: 'ffmpeg', binary: binaries.ffmpeg, file: abs, timeoutMs: o.timeoutMs, maxPixels },
+    preroll: (await isTransportStream(abs)) ? TS_PREROLL_SECONDS : undefined,
   };
   if (plan.mode === 'scenes') yield* scenes(run);
-  else if (plan.method === 'seek') yield* seeking(run);
+  // In an MPEG-TS every seek decodes a preroll: one pass through the file costs less.
+  else if (plan.method === 'seek' && run.preroll === undefined) yield* seeking(run);
   else yield* sampling(run);
 }
 
-/** Interval mode, sequential: one run from the first frame wanted (an input seek when resuming). */
+/**
+ * Interval mode, sequential: one run through the file. Resuming, it starts with an input
+ * seek at the first frame wanted (in an MPEG-TS, a preroll of whole intervals before it,
+ * the frames of the preroll dropped here); should that find nothing, from the start.
+ */
 async function* sampling(r: Run): AsyncGenerator<ExtractedFrame> {
   const stamps = r.plan.timestamps;
   if (r.from >= stamps.length) return;
-  const args = sampleArgs(r.file, {
-    seek: stamps[r.from], interval: r.plan.interval, frames: stamps.length - r.from, size: r.o.size, maxPixels: r.maxPixels,
-  });
-  for await (const { rgb, k } of stream(r, args, stamps.length - r.from)) {
-    const index = r.from + k;
-    yield { index, timestamp: stamps[index], rgb, scene: index === 0 };
+  const prerollFrames = r.preroll === undefined ? 0 : Math.ceil(r.preroll / r.plan.interval);
+  const first = Math.max(0, r.from - prerollFrames);
+  let given = 0;
+  for await (const frame of sampleFrom(r, first)) {
+    given += 1;
+    yield frame;
+  }
+  if (given === 0 && first > 0) yield* sampleFrom(r, 0);
+}
+
+/** Frames `from`.. of one run whose fps slots start at plan frame `first` (an input seek to its time). */
+async function* sampleFrom(r: Run, first: number): AsyncGenerator<ExtractedFrame> {
+  const stamps = r.plan.timestamps;
+  const count = stamps.length - first;
+  const args = sampleArgs(r.file, { seek: stamps[first], interval: r.plan.interval, frames: count, size: r.o.size, maxPixels: r.maxPixels });
+  for await (const { rgb, k } of stream(r, args, count)) {
+    const index = first + k;
+    if (index >= r.from) yield { index, timestamp: stamps[index], rgb, scene: index === 0 };
   }
 }
 
-/** Scenes mode: the first frame and the cuts, with their times printed by ffmpeg on fd 3. */
+/**
+ * Scenes mode: the first frame and the cuts, with their times printed by ffmpeg on fd 3.
+ * Resuming, an input seek to fromTimestamp (minus the MPEG-TS preroll), cuts after it only.
+ */
 async function* scenes(r: Run): AsyncGenerator<ExtractedFrame> {
-  const resumed = r.from > 0;
   const remaining = r.plan.maxFrames - r.from;
   if (remaining <= 0) return;
-  const base = resumed ? r.o.fromTimestamp! : 0;
+  const resumeAt = r.from > 0 ? r.o.fromTimestamp! : undefined;
+  const base = resumeAt === undefined ? 0 : seekSplit(resumeAt, r.preroll).input;
   const args = scenesArgs(r.file, {
     seek: base, threshold: r.o.sceneThreshold ?? DEFAULT_SCENE_THRESHOLD, minGap: r.plan.interval,
-    frames: remaining, size: r.o.size, maxPixels: r.maxPixels, resumed,
+    frames: remaining, size: r.o.size, maxPixels: r.maxPixels, after: resumeAt === undefined ? undefined : resumeAt - base,
   });
   for await (const { rgb, k, pts } of stream(r, args, undefined, true)) {
     if (pts === undefined || !Number.isFinite(pts)) throw videoProcessingFailed(`ffmpeg gave scene frame ${r.from + k} without a timestamp`);
@@ -189,14 +213,18 @@ async function seekFrame(r: Run, t: number, signal: AbortSignal): Promise<SeekRe
   try {
     const timeLeft = r.deadline - Date.now();
     if (timeLeft <= 0) return { rgb: null, failure: processFailure(timedOutEnd(), r.failure) };
-    const args = frameAtArgs(r.file, { seek: t, size: r.o.size, maxPixels: r.maxPixels });
-    const { stdout, overflow, end } = await runCollect(r.ffmpeg, args, { timeoutMs: timeLeft, maxOutputBytes: r.frameBytes, signal });
-    if (signal.aborted) return { rgb: null, failure: null };
-    if (overflow) return { rgb: null, failure: videoProcessingFailed(`ffmpeg wrote more than one frame at ${t} s`) };
-    const failure = endFailure(end, r, { produced: stdout.length > 0 ? 1 : 0, expected: 1, leftover: stdout.length % r.frameBytes });
-    if (failure) return { rgb: null, failure };
-    // Nothing at t without an error: the video stream ends before the container does.
-    return { rgb: stdout.length === r.frameBytes ? stdout : null, failure: null };
+    for (const preroll of [r.preroll, Infinity]) {
+      const args = frameAtArgs(r.file, { seek: t, preroll, size: r.o.size, maxPixels: r.maxPixels });
+      const { stdout, overflow, end } = await runCollect(r.ffmpeg, args, { timeoutMs: Math.max(1, r.deadline - Date.now()), maxOutputBytes: r.frameBytes, signal });
+      if (signal.aborted) return { rgb: null, failure: null };
+      if (overflow) return { rgb: null, failure: videoProcessingFailed(`ffmpeg wrote more than one frame at ${t} s`) };
+      const failure = endFailure(end, r, { produced: stdout.length > 0 ? 1 : 0, expected: 1, leftover: stdout.length % r.frameBytes });
+      if (failure) return { rgb: null, failure };
+      if (stdout.length === r.frameBytes) return { rgb: stdout, failure: null };
+      // Nothing at t without an error: the input seek went wrong (see InputOptions.preroll)
+      // and decoding from the start finds it, or the video stream ends before the container does.
+    }
+    return { rgb: null, failure: null };
   } catch (err) {
     return { rgb: null, failure: err instanceof DomainError ? err : videoProcessingFailed(`ffmpeg at ${t} s: ${(err as Error).message}`) };
   }

@@ -1,7 +1,8 @@
 /** The one kind of input ffmpeg is given: an existing, non-empty regular file on this machine. */
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { invalidVideo, videoProcessingFailed } from './video-errors';
+import { looksLikeTransportStream } from './video-formats';
 
 /** The absolute path of `file`, checked; a URL, a directory, a device or a FIFO is refused. */
 export async function localVideoFile(file: string): Promise<string> {
@@ -18,4 +19,20 @@ export async function localVideoFile(file: string): Promise<string> {
   if (!info.isFile()) throw videoProcessingFailed('the video path is not a regular file');
   if (info.size === 0) throw invalidVideo('the file is empty (0 bytes)');
   return abs;
+}
+
+/** Whether the (checked) file is an MPEG-TS, from its first packets; false when unreadable. */
+export async function isTransportStream(abs: string): Promise<boolean> {
+  try {
+    const handle = await open(abs, 'r');
+    try {
+      const head = Buffer.alloc(600);
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      return looksLikeTransportStream(head.subarray(0, bytesRead));
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
 }

@@ -55,3 +55,13 @@ export function acceptedContainer(formatName: string): VideoContainer | null {
 export function isAcceptedCodec(codecName: string): codecName is VideoCodec {
   return Object.prototype.hasOwnProperty.call(ACCEPTED_CODECS, codecName);
 }
+
+/**
+ * MPEG-TS by its sync bytes: 0x47 every 188 bytes (or every 192 in M2TS, after a 4-byte
+ * timestamp). Such a file has no index, so its seeks are done with a preroll (ffmpeg.args.ts).
+ */
+export function looksLikeTransportStream(head: Buffer): boolean {
+  const syncedAt = (offset: number, packet: number) =>
+    head.length >= offset + 2 * packet + 1 && [0, 1, 2].every((i) => head[offset + i * packet] === 0x47);
+  return syncedAt(0, 188) || syncedAt(4, 192);
+}

@@ -1,15 +1,15 @@
 import { findFfmpeg } from './ffmpeg-binaries';
-import { clipDir, removeDir, rotatedMp4, testsrcMkv, testsrcMp4, testsrcWebm } from './test/clips';
+import { clipDir, liveWebm, removeDir, rotatedMp4, testsrcMkv, testsrcMp4, testsrcWebm } from './test/clips';
 import { probeVideo } from './video-probe';
 
 // Needs Debian's ffmpeg and ffprobe (or FFMPEG_PATH). Per-test timeouts are hang guards.
 const FAST = 10_000;
 let dir: string;
-let clips: { mp4: string; webm: string; mkv: string; rotated: string };
+let clips: { mp4: string; webm: string; mkv: string; rotated: string; live: string };
 
 beforeAll(() => {
   dir = clipDir();
-  clips = { mp4: testsrcMp4(dir), webm: testsrcWebm(dir), mkv: testsrcMkv(dir), rotated: rotatedMp4(dir) };
+  clips = { mp4: testsrcMp4(dir), webm: testsrcWebm(dir), mkv: testsrcMkv(dir), rotated: rotatedMp4(dir), live: liveWebm(dir) };
 }, 30_000);
 afterAll(() => removeDir(dir));
 
@@ -40,6 +40,10 @@ describe('probeVideo', () => {
       container: 'matroska', codec: 'h264', width: 320, height: 240, fps: 25, frameCount: null, hasAudio: true,
       durationSeconds: expect.closeTo(6, 1),
     });
+  }, FAST);
+
+  it('measures a WebM whose header gives no duration (as a browser records it) from its packets', async () => {
+    expect(await probeVideo(clips.live, { timeoutMs: 5_000 })).toMatchObject({ container: 'matroska', codec: 'vp8', durationSeconds: 4, fps: 25 });
   }, FAST);
 
   it('gives the size as displayed for a video shot upright', async () => {

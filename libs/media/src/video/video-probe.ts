@@ -1,13 +1,15 @@
 /**
- * ffprobe on a local file: what it is, or why it is refused. Failures of the probe are the
+ * ffprobe on a local file: what it is, or why it is refused. A file whose header gives no
+ * duration (WebM recorded by a browser) is measured by a second ffprobe run that demuxes its
+ * packets without decoding them, within the same deadline. Failures of the probe are the
  * file's (INVALID_VIDEO, UNSUPPORTED_VIDEO_FORMAT, VIDEO_TOO_LARGE); a probe killed at its
  * deadline or by a signal is VIDEO_PROCESSING_FAILED.
  */
 import { findFfmpeg, FfmpegBinaries } from './ffmpeg-binaries';
 import { processFailure, runCollect, succeeded } from './ffmpeg-process';
 import { firstStderrLine, refusedDemuxer } from './ffmpeg-stderr';
-import { ffprobeArgs } from './ffprobe.args';
-import { parseProbe, VideoProbe } from './ffprobe.parser';
+import { ffprobeArgs, packetTimesArgs } from './ffprobe.args';
+import { lacksDuration, packetSpan, parseProbe, VideoProbe } from './ffprobe.parser';
 import { localVideoFile } from './local-file';
 import { invalidVideo, unsupportedVideoFormat, videoProcessingFailed } from './video-errors';
 import { ACCEPTED_CONTAINERS_TEXT } from './video-formats';
@@ -32,6 +34,7 @@ export async function probeVideo(file: string, o: ProbeVideoOptions): Promise<Vi
   const abs = await localVideoFile(file);
   const binaries = o.binaries ?? findFfmpeg();
   const maxPixels = o.maxPixels ?? DEFAULT_VIDEO_MAX_PIXELS;
+  const deadline = Date.now() + o.timeoutMs;
   const { stdout, overflow, end } = await runCollect(binaries.ffprobe, ffprobeArgs(abs, { maxPixels }), {
     timeoutMs: o.timeoutMs,
     maxOutputBytes: MAX_PROBE_OUTPUT_BYTES,
@@ -52,7 +55,15 @@ export async function probeVideo(file: string, o: ProbeVideoOptions): Promise<Vi
   } catch {
     throw videoProcessingFailed('ffprobe wrote something that is not JSON');
   }
-  return parseProbe(json, { maxPixels });
+  if (!lacksDuration(json)) return parseProbe(json, { maxPixels });
+  // No duration in the header: demux the packets (no decoding) to measure it.
+  const scan = await runCollect(binaries.ffprobe, packetTimesArgs(abs), {
+    timeoutMs: Math.max(1, deadline - Date.now()),
+    maxOutputBytes: MAX_PROBE_OUTPUT_BYTES * 4,
+  });
+  if (scan.end.spawnError || scan.end.timedOut || scan.end.signal) throw processFailure(scan.end, context);
+  const measured = succeeded(scan.end) && !scan.overflow ? packetSpan(scan.stdout.toString('utf8')) : undefined;
+  return parseProbe(json, { maxPixels, measuredDurationSeconds: measured });
 }
 
 export function checkTimeout(timeoutMs: number): void {

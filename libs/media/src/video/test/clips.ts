@@ -44,6 +44,25 @@ export const redThenBlue = (dir: string, size = '320x240') =>
 export const greyRamp = (dir: string) =>
   ffmpeg(path.join(dir, 'ramp.mp4'), ['-f', 'lavfi', '-i', "color=c=black:s=64x64:r=25:d=6,format=gray,geq=lum='T*30'", ...H264]);
 
+/**
+ * 30 s of MPEG-TS, 64×64: red until 12 s, green until 24 s, then blue. One keyframe every
+ * `gop` seconds (none at the cuts), no index: ffmpeg's input seeks there land late.
+ */
+export const colourBlocksTs = (dir: string, gop: number) =>
+  ffmpeg(path.join(dir, `blocks-gop${gop}.ts`), [
+    '-f', 'lavfi', '-i', 'color=c=red:s=64x64:r=25:d=12', '-f', 'lavfi', '-i', 'color=c=green:s=64x64:r=25:d=12', '-f', 'lavfi', '-i', 'color=c=blue:s=64x64:r=25:d=6',
+    '-filter_complex', '[0:v][1:v][2:v]concat=n=3:v=1:a=0', ...H264, '-g', String(gop * 25), '-sc_threshold', '0', '-f', 'mpegts',
+  ]);
+
+/** VP8 WebM written to a pipe, as a browser's MediaRecorder writes it: no duration, no cues. */
+export function liveWebm(dir: string): string {
+  const bytes = execFileSync('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=4', '-c:v', 'libvpx', '-deadline', 'realtime', '-f', 'webm', 'pipe:1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return write(dir, 'live.webm', bytes);
+}
+
 /** testsrc2 recorded "upright": 320×240 pixels, shown turned 90° (a display matrix; ffmpeg 5.1
  * writes one from the rotate tag only when copying the stream). */
 export const rotatedMp4 = (dir: string) => {
