@@ -7,7 +7,7 @@
  */
 import { DomainError } from '@cds/errors';
 import { findFfmpeg, FfmpegBinaries } from './ffmpeg-binaries';
-import { DEFAULT_SCENE_THRESHOLD, frameAtArgs, sampleArgs, scenesArgs, seekSplit, TS_PREROLL_SECONDS } from './ffmpeg.args';
+import { DEFAULT_SCENE_THRESHOLD, frameAtArgs, sampleArgs, scenesArgs } from './ffmpeg.args';
 import { FrameAssembler, MetadataPrintParser } from './ffmpeg-output.parser';
 import { FailureContext, FfmpegProcess, ProcessEnd, processFailure, runCollect, succeeded } from './ffmpeg-process';
 import { damagedInputLine, pixelLimitHit } from './ffmpeg-stderr';
@@ -63,10 +63,9 @@ interface Run {
   maxPixels: number;
   deadline: number;
   failure: FailureContext;
-  /** MPEG-TS: seconds decoded before a seek target (see InputOptions.preroll); undefined elsewhere. */
-  preroll: number | undefined;
+  /** Input seeks cannot be trusted (MPEG-TS, see InputOptions.preroll): resumes decode from the start. */
+  transportStream: boolean;
 }
-
 
 async function* extract(file: string, plan: FramePlan, o: ExtractFramesOptions): AsyncGenerator<ExtractedFrame> {
   checkOptions(plan, o);
@@ -83,24 +82,23 @@ async function* extract(file: string, plan: FramePlan, o: ExtractFramesOptions):
     maxPixels,
     deadline: Date.now() + o.timeoutMs,
     failure: { tool: 'ffmpeg', binary: binaries.ffmpeg, file: abs, timeoutMs: o.timeoutMs, maxPixels },
-    preroll: (await isTransportStream(abs)) ? TS_PREROLL_SECONDS : undefined,
+    transportStream: await isTransportStream(abs),
   };
   if (plan.mode === 'scenes') yield* scenes(run);
   // In an MPEG-TS every seek decodes a preroll: one pass through the file costs less.
-  else if (plan.method === 'seek' && run.preroll === undefined) yield* seeking(run);
+  else if (plan.method === 'seek' && !run.transportStream) yield* seeking(run);
   else yield* sampling(run);
 }
 
 /**
  * Interval mode, sequential: one run through the file. Resuming, it starts with an input
- * seek at the first frame wanted (in an MPEG-TS, a preroll of whole intervals before it,
- * the frames of the preroll dropped here); should that find nothing, from the start.
+ * seek at the first frame wanted, or, should that find nothing, from the start; in an
+ * MPEG-TS always from the start, the frames before fromIndex decoded and dropped.
  */
 async function* sampling(r: Run): AsyncGenerator<ExtractedFrame> {
   const stamps = r.plan.timestamps;
   if (r.from >= stamps.length) return;
-  const prerollFrames = r.preroll === undefined ? 0 : Math.ceil(r.preroll / r.plan.interval);
-  const first = Math.max(0, r.from - prerollFrames);
+  const first = r.transportStream ? 0 : r.from;
   let given = 0;
   for await (const frame of sampleFrom(r, first)) {
     given += 1;
@@ -122,13 +120,15 @@ async function* sampleFrom(r: Run, first: number): AsyncGenerator<ExtractedFrame
 
 /**
  * Scenes mode: the first frame and the cuts, with their times printed by ffmpeg on fd 3.
- * Resuming, an input seek to fromTimestamp (minus the MPEG-TS preroll), cuts after it only.
+ * Resuming, an input seek to fromTimestamp (in an MPEG-TS, from the start: a seek there
+ * could land after the next keyframe, and "no frame" would read as "no more cuts"); only
+ * cuts after fromTimestamp are kept.
  */
 async function* scenes(r: Run): AsyncGenerator<ExtractedFrame> {
   const remaining = r.plan.maxFrames - r.from;
   if (remaining <= 0) return;
   const resumeAt = r.from > 0 ? r.o.fromTimestamp! : undefined;
-  const base = resumeAt === undefined ? 0 : seekSplit(resumeAt, r.preroll).input;
+  const base = resumeAt === undefined || r.transportStream ? 0 : resumeAt;
   const args = scenesArgs(r.file, {
     seek: base, threshold: r.o.sceneThreshold ?? DEFAULT_SCENE_THRESHOLD, minGap: r.plan.interval,
     frames: remaining, size: r.o.size, maxPixels: r.maxPixels, after: resumeAt === undefined ? undefined : resumeAt - base,
@@ -213,7 +213,7 @@ async function seekFrame(r: Run, t: number, signal: AbortSignal): Promise<SeekRe
   try {
     const timeLeft = r.deadline - Date.now();
     if (timeLeft <= 0) return { rgb: null, failure: processFailure(timedOutEnd(), r.failure) };
-    for (const preroll of [r.preroll, Infinity]) {
+    for (const preroll of [undefined, Infinity]) {
       const args = frameAtArgs(r.file, { seek: t, preroll, size: r.o.size, maxPixels: r.maxPixels });
       const { stdout, overflow, end } = await runCollect(r.ffmpeg, args, { timeoutMs: Math.max(1, r.deadline - Date.now()), maxOutputBytes: r.frameBytes, signal });
       if (signal.aborted) return { rgb: null, failure: null };

@@ -140,3 +140,24 @@ describe('ElasticsearchReadModels: a node that goes away (real node behind a rel
     await relay!.cut();
   });
 });
+
+describe('ElasticsearchReadModels: a generation made by an older build (real node)', () => {
+  it('gains the mapping fields added since, so the new documents are accepted', async () => {
+    const { prefix, open } = await fresh();
+    await (await open()).close();
+    // The decisions index as a build before `parts` made it: a fresh index without the field.
+    const { Client } = await import('@elastic/elasticsearch');
+    const client = new Client({ node: ES_URL });
+    const index = Object.keys(await client.indices.getAlias({ name: `${prefix}-decisions` }))[0];
+    const mapping = (await client.indices.getMapping({ index }))[index].mappings;
+    const { parts: _parts, ...older } = mapping.properties!;
+    await client.indices.delete({ index });
+    await client.indices.create({ index, mappings: { dynamic: 'strict', properties: older } });
+    await client.indices.putAlias({ index, name: `${prefix}-decisions` });
+    await client.close();
+
+    const rm = await open();
+    await rm.applyBatch([at('decisions', 0, decision('t', 'with-parts'))]);
+    expect((await rm.getDecision('t', 'with-parts'))?.parts).toHaveLength(1);
+  });
+});

@@ -10,7 +10,7 @@ import { PendingCursor, WebhookReadModels } from '../webhook-read-models.port';
 import { bulkOperations, failuresOf, ReadModelsLogger } from './es-bulk';
 import { asUnavailable, isNotFound } from './es-errors';
 import {
-  addMissingIndices, claimPromotion, createGenerationIndices, deleteGeneration, GenerationRaceError, IndexSettings, pendingPromotion,
+  addMissingFields, addMissingIndices, claimPromotion, createGenerationIndices, deleteGeneration, GenerationRaceError, IndexSettings, pendingPromotion,
   requestPromotion, servedGeneration, swapAliases,
 } from './es-generations';
 import { aliasName, docId, DocType, indexName, newGenerationName } from './es-index-layout';
@@ -78,6 +78,7 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
         const current = await servedGeneration(client, o.indexPrefix);
         if (current) {
           const added = await addMissingIndices(client, o.indexPrefix, current, settingsOf(o));
+          await addMissingFields(client, o.indexPrefix, current);
           if (added.length > 0) {
             (o.logger ?? CONSOLE).warn(
               `read-model generation ${current} had no ${added.join(', ')} indices: created empty; rebuild the read models if their events were logged before`,

@@ -65,6 +65,19 @@ export async function addMissingIndices(client: Client, prefix: string, gen: str
 }
 
 /**
+ * Give the indices of a served generation the fields added to their mappings since they
+ * were created (a build that stores more, e.g. a decision's `parts`): strict mappings
+ * would refuse the new documents otherwise. Adding fields is all a mapping update may do;
+ * documents written before simply lack them.
+ */
+export async function addMissingFields(client: Client, prefix: string, gen: string): Promise<void> {
+  for (const type of DOC_TYPES) {
+    const properties = MAPPINGS[type].properties;
+    if (properties) await client.indices.putMapping({ index: indexName(prefix, type, gen), properties });
+  }
+}
+
+/**
  * Point every alias at `gen` in one `_aliases` request, so readers switch all types at
  * once. It is a compare-and-swap: each removal must find the alias on `previous`, and
  * an alias holds one write index only, so a concurrent bootstrap or promote makes the

@@ -45,12 +45,12 @@ export const greyRamp = (dir: string) =>
   ffmpeg(path.join(dir, 'ramp.mp4'), ['-f', 'lavfi', '-i', "color=c=black:s=64x64:r=25:d=6,format=gray,geq=lum='T*30'", ...H264]);
 
 /**
- * 30 s of MPEG-TS, 64×64: red until 12 s, green until 24 s, then blue. One keyframe every
+ * 30 s of MPEG-TS, 64×64: red until 12 s, white until 24 s, then blue. One keyframe every
  * `gop` seconds (none at the cuts), no index: ffmpeg's input seeks there land late.
  */
 export const colourBlocksTs = (dir: string, gop: number) =>
   ffmpeg(path.join(dir, `blocks-gop${gop}.ts`), [
-    '-f', 'lavfi', '-i', 'color=c=red:s=64x64:r=25:d=12', '-f', 'lavfi', '-i', 'color=c=green:s=64x64:r=25:d=12', '-f', 'lavfi', '-i', 'color=c=blue:s=64x64:r=25:d=6',
+    '-f', 'lavfi', '-i', 'color=c=red:s=64x64:r=25:d=12', '-f', 'lavfi', '-i', 'color=c=white:s=64x64:r=25:d=12', '-f', 'lavfi', '-i', 'color=c=blue:s=64x64:r=25:d=6',
     '-filter_complex', '[0:v][1:v][2:v]concat=n=3:v=1:a=0', ...H264, '-g', String(gop * 25), '-sc_threshold', '0', '-f', 'mpegts',
   ]);
 
