@@ -12,6 +12,8 @@ import { checkpointDue, readsText } from './video-segments';
 /** Longest side of an evidence JPEG (and of the picture OCR reads from a frame). */
 export const EVIDENCE_MAX_SIDE = 1280;
 const CHECKPOINT_EVERY = { frames: 5, ms: 2000 };
+/** Time a frame may take to score (model, OCR) within the extraction's deadline. */
+const SCORING_ALLOWANCE_MS = 5000;
 
 export interface ScanRequest {
   file: string;
@@ -91,8 +93,11 @@ export class VideoScanner implements OnApplicationBootstrap {
     let sinceFrames = 0;
     let sinceAt = Date.now();
     let stoppedOnBlock = false;
+    // The extraction waits on the scoring (frames are pulled as they are scored), so its
+    // deadline gives each frame room for the model and OCR on top of ffmpeg's own limit.
     const iterator = extractFrames(r.file, plan, {
-      size: LOCAL_IMAGE_INPUT_SIZE, timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS,
+      size: LOCAL_IMAGE_INPUT_SIZE, timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS + plan.estimatedFrames * SCORING_ALLOWANCE_MS,
+      maxPixels: this.config.VIDEO_MAX_PIXELS,
       fromIndex: frames.length, ...(last ? { fromTimestamp: last.timestamp } : {}),
     });
     // Frames are scored while ffmpeg decodes the next ones, a few at a time (the model
@@ -138,13 +143,13 @@ export class VideoScanner implements OnApplicationBootstrap {
 
   /** A full-resolution JPEG of a flagged frame, kept in the blob store as evidence. */
   async evidence(tenantId: string, file: string, timestamp: number): Promise<string> {
-    const jpeg = await cutEvidenceFrame(file, timestamp, { maxSide: EVIDENCE_MAX_SIDE, timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS });
+    const jpeg = await cutEvidenceFrame(file, timestamp, { maxSide: EVIDENCE_MAX_SIDE, timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS, maxPixels: this.config.VIDEO_MAX_PIXELS });
     return (await this.blobs.put(tenantId, jpeg)).sha256;
   }
 
   private async frameText(file: string, timestamp: number, language: string): Promise<string | null> {
     if (this.config.IMAGE_OCR === 'off') return null;
-    const jpeg = await cutEvidenceFrame(file, timestamp, { maxSide: EVIDENCE_MAX_SIDE, timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS });
+    const jpeg = await cutEvidenceFrame(file, timestamp, { maxSide: EVIDENCE_MAX_SIDE, timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS, maxPixels: this.config.VIDEO_MAX_PIXELS });
     return this.images.readText(jpeg, language);
   }
 }

@@ -120,7 +120,6 @@ const realLookup: BinaryLookup = {
       return undefined;
     }
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       return require(name) as unknown;
     } catch {
       return undefined;

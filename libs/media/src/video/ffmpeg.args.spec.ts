@@ -78,7 +78,7 @@ describe('ffmpeg and ffprobe argument lists', () => {
 
   it('preroll: an input seek that much earlier, then -ss after the input to drop the frames before the target', () => {
     const args = frameAtArgs(FILE, { seek: 30, preroll: 20, size: 64, ...LIMIT });
-    expect(args.filter((a, i) => args[i - 1] === '-ss')).toEqual(['10', '20']);
+    expect(args.filter((_, i) => args[i - 1] === '-ss')).toEqual(['10', '20']);
     expect(args.indexOf('-ss')).toBeLessThan(args.indexOf('-i'));
     expect(args.lastIndexOf('-ss')).toBeGreaterThan(args.indexOf('-i'));
     const fromStart = frameAtArgs(FILE, { seek: 30, preroll: Infinity, size: 64, ...LIMIT });

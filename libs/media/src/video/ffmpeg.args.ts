@@ -13,12 +13,14 @@
 import * as path from 'node:path';
 import { DECODER_WHITELIST, DEMUXER_WHITELIST } from './video-formats';
 
-/** Least change between two frames counted as a cut (select's `scene`, 0..1). A hard cut
- * between unrelated shots scores 0.3-1 (red to blue: 0.4); camera motion stays well below. */
+/** Least change between two frames counted as a cut (select's `scene`, 0..1). Measured with
+ * ffmpeg 5.1: red to blue or red to white 0.4-1, testsrc2's moving pattern below it. The score
+ * weighs brightness: a cut between shots of equal brightness and layout can score low (red
+ * to HTML green, the same luma: under 0.01), which is why interval mode is the default. */
 export const DEFAULT_SCENE_THRESHOLD = 0.3;
 
-/** Decoded before each seek target in an MPEG-TS (see InputOptions.preroll): longer than
- * the GOPs found in practice (0.5-5 s), short enough that a seek stays cheaper than a pass. */
+/** Decoded before each seek target in an MPEG-TS (see InputOptions.preroll): twice x264's
+ * longest default GOP (250 frames, 10 s at 25 fps), and still far less than a whole pass. */
 export const TS_PREROLL_SECONDS = 20;
 
 export interface InputOptions {
@@ -70,13 +72,15 @@ export function inputArgs(file: string, o: InputOptions): string[] {
   ];
 }
 
-/** Square RGB frames for the model: stretched to size×size (fit fill, like the image path). */
+/** Raw RGB frames on stdout, `frames` at most. */
 function rgbOutput(frames: number): string[] {
   // -vsync passthrough: one output frame per filtered frame (rawvideo would otherwise be
   // padded to a constant rate). Spelled -vsync, not 5.1's -fps_mode, so ffmpeg 4.x runs it too.
   return ['-frames:v', String(frames), '-vsync', 'passthrough', '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1'];
 }
 
+/** Square frames for the model: stretched to size×size (fit fill, like the image path); area
+ * averaging when shrinking, as a 720p frame to 224² is. */
 const scaleTo = (size: number) => `scale=${size}:${size}:flags=area`;
 
 /** A frame rate of 1/interval as an exact ratio ffmpeg 4 and 5 both parse. */
