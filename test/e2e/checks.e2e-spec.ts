@@ -85,11 +85,20 @@ describe('POST /v1/check and /v1/check/dry-run', () => {
   });
 
   it('answers 400 for bodies that are not JSON objects', async () => {
-    for (const raw of ['{"content": "x", ', 'not json', '[1,2]', '"a string"', 'null']) {
-      const r = await api.post('/v1/check', raw);
-      expect(r.status).toBe(400);
-      expectErrorBody(r.body);
+    const cases: [string, string][] = [
+      ['{"content": "x", ', 'INVALID_JSON'], ['not json', 'INVALID_JSON'], ['[1,2]', 'INVALID_BODY'], ['"a string"', 'INVALID_BODY'], ['null', 'INVALID_BODY'],
+    ];
+    for (const [raw, code] of cases) {
+      // Sent as application/json (and once as text/plain): the same answer either way.
+      for (const type of ['application/json', 'text/plain']) {
+        const r = await api.request('POST', '/v1/check', raw, { 'content-type': type });
+        expect({ raw, type, status: r.status, code: r.body?.code }).toEqual({ raw, type, status: 400, code });
+        expectErrorBody(r.body);
+      }
     }
+    // A prototype key is dropped, not an error.
+    const proto = await api.post('/v1/check', '{"content":"x","policyId":"default","__proto__":{"polluted":1}}');
+    expect(proto.status).toBe(200);
     const empty = await api.request('POST', '/v1/check', undefined, { 'content-type': 'application/json' });
     expect(empty.status).toBe(400);
   });

@@ -50,7 +50,9 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     return app;
   }
   const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_BYTES, trustProxy: false, return503OnClosing: true });
-  const app = await NestFactory.create<NestFastifyApplication>(module as any, adapter, options);
+  // bodyParser false: Nest would otherwise register its own application/json parser at
+  // init, ahead of ours, and a malformed JSON body would answer another code.
+  const app = await NestFactory.create<NestFastifyApplication>(module as any, adapter, { ...options, bodyParser: false });
   const fastify = app.getHttpAdapter().getInstance();
   // The endpoints that carry images take bodies sized for them; every other keeps MAX_BODY_BYTES.
   const limits = mediaBodyLimits(config);
