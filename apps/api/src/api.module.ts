@@ -20,6 +20,7 @@ import { KeysController } from './keys/keys.controller';
 import { KeysService } from './keys/keys.service';
 import { PoliciesController } from './policies/policies.controller';
 import { PoliciesService } from './policies/policies.service';
+import { PolicyImpact } from './policies/policy-impact.service';
 import { WebhookSecrets } from './webhooks/webhook-secrets.service';
 import { BatchesController } from './batches/batches.controller';
 import { BatchesService } from './batches/batches.service';
@@ -44,6 +45,7 @@ export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHa
   providers: [
     ...QueryHandlers,
     PoliciesService,
+    PolicyImpact,
     KeysService,
     KeyResolver,
     GuardrailDecisions,

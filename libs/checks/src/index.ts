@@ -16,3 +16,5 @@ export { VideoScanner, EVIDENCE_MAX_SIDE, probeFacts } from './video/video-scann
 export { segmentsOf, judgeFrames } from './video/video-decision';
 export { flaggedSegments } from './video/video-segments';
 export type { VideoSegment } from './video/video-segments';
+export { summarizeImpact, IMPACT_SAMPLES } from './impact/policy-impact';
+export type { ReplayedDecision, ImpactSummary, ActionChange } from './impact/policy-impact';

@@ -1,4 +1,4 @@
-import { IsString, Matches, MaxLength } from 'class-validator';
+import { IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '@cds/checks';
 
 export class SavePolicyDto {
@@ -8,4 +8,22 @@ export class SavePolicyDto {
   /** The size limit itself is the parser's (POLICY_TOO_LARGE); this only bounds memory. */
   @IsString() @MaxLength(1024 * 1024)
   yamlContent!: string;
+}
+
+/** Decisions a report replays at most: Elasticsearch pages a search up to 10 000 hits. */
+export const IMPACT_MAX_LIMIT = 9000;
+export const IMPACT_DEFAULT_LIMIT = 5000;
+
+export class PolicyImpactDto {
+  @IsString() @MaxLength(1024 * 1024)
+  yamlContent!: string;
+
+  @IsOptional() @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 date-time' })
+  from?: string;
+
+  @IsOptional() @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 date-time' })
+  to?: string;
+
+  @IsOptional() @IsInt() @Min(1) @Max(IMPACT_MAX_LIMIT)
+  limit?: number;
 }
