@@ -54,6 +54,8 @@ export class ContentScorer {
   /** Each part again under `policy`, and the whole decision over all of them. */
   decideParts(policy: ParsedPolicy, parts: readonly Pick<DecisionPart, 'signals'>[]): { overall: PolicyEvaluation; parts: PolicyEvaluation[] } {
     const each = parts.map((p) => this.decide(policy, p.signals));
+    // One part (text, image): the whole is that part.
+    if (each.length === 1) return { overall: each[0], parts: each };
     return { overall: this.decide(policy, mergeBy(parts.map((p) => p.signals))), parts: each };
   }
 
