@@ -27,6 +27,7 @@ import { BatchesService } from './batches/batches.service';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WebhooksService } from './webhooks/webhooks.service';
 import { MediaController } from './media/media.controller';
+import { MetricsController } from './metrics/metrics.controller';
 import { VideoController } from './video/video.controller';
 import { VideoService } from './video/video.service';
 
@@ -40,6 +41,7 @@ export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHa
     WebhooksController,
     BatchesController,
     MediaController,
+    MetricsController,
     VideoController,
   ],
   providers: [

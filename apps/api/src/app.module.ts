@@ -4,6 +4,7 @@ import { EventLogModule } from '@cds/event-log';
 import { ReadModelsModule } from '@cds/read-models';
 import { ProvidersModule } from '@cds/providers';
 import { BlobStoreModule } from '@cds/blob-store';
+import { MetricsModule } from '@cds/metrics';
 import { ProjectorModule } from '@cds/projector';
 import { WorkerModule } from '@cds/worker';
 import { ApiModule } from './api.module';
@@ -24,6 +25,7 @@ export class AppModule {
         ReadModelsModule.forRoot(),
         ProvidersModule.forRoot(),
         BlobStoreModule.forRoot(),
+        MetricsModule.forRoot(config.ROLE),
         { module: AdminKeyModule, global: true, providers: [{ provide: AdminKey, useValue: admin }], exports: [AdminKey] },
         ApiModule,
         ...(embedded ? [ProjectorModule, WorkerModule, AsyncBatchModule] : []),

@@ -6,6 +6,7 @@ import { EVENT_LOG, EventLog, EventLogModule } from '@cds/event-log';
 import { ReadModelsModule } from '@cds/read-models';
 import { ProjectorModule, ProjectorService, rebuildElasticsearch, rebuildSqlite } from '@cds/projector';
 import { ReadinessChecks, serveProbes, stopOnSignal } from '@cds/probes';
+import { Metrics, MetricsModule } from '@cds/metrics';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -30,13 +31,18 @@ async function main(): Promise<void> {
     logger.error('READ_MODELS=sqlite is served by the embedded api process (npm start); run this process with READ_MODELS=elasticsearch, or use --rebuild');
     process.exit(2);
   }
-  @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), ReadModelsModule.forRoot(), ProjectorModule] })
+  @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), ReadModelsModule.forRoot(), MetricsModule.forRoot('projector'), ProjectorModule] })
   class ProjectorAppModule {}
   // Probes first: while Elasticsearch is away at start the context waits for it (the
   // projector names its group after the read-model generation), and readiness says so.
   let ready: ReadinessChecks = { readModels: async () => false };
-  const probes = await serveProbes(config.HOST, config.PORT, () => ready);
+  let metrics: Metrics | null = null;
+  const probes = await serveProbes(config.HOST, config.PORT, () => ready, async () => {
+    if (!metrics) throw new Error('starting');
+    return metrics.render();
+  });
   const app = await NestFactory.createApplicationContext(ProjectorAppModule, { logger: levels });
+  metrics = app.get(Metrics);
   const projector = app.get(ProjectorService);
   ready = { projector: () => projector.ready() };
   stopOnSignal(async () => {

@@ -9,6 +9,7 @@ import { ReadinessChecks, serveProbes, stopOnSignal } from '@cds/probes';
 import { AsyncBatchModule, AsyncBatchRunner, VideoJobRunner } from '@cds/checks';
 import { ProvidersModule } from '@cds/providers';
 import { BlobStoreModule } from '@cds/blob-store';
+import { Metrics, MetricsModule } from '@cds/metrics';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -22,13 +23,18 @@ async function main(): Promise<void> {
     console.error('EVENT_LOG=file is served by the embedded api process (npm start): the file log has one owner; run this process with EVENT_LOG=kafka');
     process.exit(2);
   }
-  @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), ReadModelsModule.forRoot(), ProvidersModule.forRoot(), BlobStoreModule.forRoot(), WorkerModule, AsyncBatchModule] })
+  @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), ReadModelsModule.forRoot(), ProvidersModule.forRoot(), BlobStoreModule.forRoot(), MetricsModule.forRoot('worker'), WorkerModule, AsyncBatchModule] })
   class WorkerAppModule {}
   // Probes first: while Elasticsearch is away at start the context waits for it, and
   // readiness says so meanwhile.
   let ready: ReadinessChecks = { readModels: async () => false };
-  const probes = await serveProbes(config.HOST, config.PORT, () => ready);
+  let metrics: Metrics | null = null;
+  const probes = await serveProbes(config.HOST, config.PORT, () => ready, async () => {
+    if (!metrics) throw new Error('starting');
+    return metrics.render();
+  });
   const app = await NestFactory.createApplicationContext(WorkerAppModule, { logger: levels });
+  metrics = app.get(Metrics);
   const dispatcher = app.get(WebhookDispatcher);
   const batches = app.get(AsyncBatchRunner);
   const videos = app.get(VideoJobRunner);

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { Metrics } from '@cds/metrics';
 import { DomainError } from '@cds/errors';
 import { BatchAccepted, BatchCompleted, BatchFailed, envelope, EventSchemaError, upcast } from '@cds/events';
 import { EVENT_LOG, EventLog, LogFollower, StoredEvent } from '@cds/event-log';
@@ -25,6 +26,7 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     private readonly checker: BatchChecker,
     private readonly writer: EventWriter,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -69,6 +71,7 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
         batchId, policyId, error: { code: err.code, message: err.message, details: err.details },
       });
       await this.writer.write('jobs', [failed]);
+      this.metrics?.jobs.inc({ kind: 'batch', outcome: 'failed' });
       return;
     }
     const results = await this.checker.check(principal, policyId, items, { requestIdOf: (i) => `batch:${batchId}:${i}`, rethrowUnavailable: true });
@@ -77,6 +80,7 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
       batchId, policyId, results, succeeded: results.length - failedCount, failed: failedCount,
     });
     await this.writer.write('jobs', [done]);
+    this.metrics?.jobs.inc({ kind: 'batch', outcome: 'completed' });
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,4 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Metrics } from '@cds/metrics';
+import { DomainError } from '@cds/errors';
 import { invalid } from '@cds/errors';
 import { DecisionPart, ScoreMap } from '@cds/events';
 import { evaluate, ParsedPolicy, PolicyEvaluation } from '@cds/policy';
@@ -19,7 +21,7 @@ export interface ScoredItem {
 export class ContentScorer {
   private readonly languages = new Set<string>(SUPPORTED_LANGUAGES);
 
-  constructor(@Inject(PROVIDER_REGISTRY) private readonly providers: ProviderRegistry) {}
+  constructor(@Inject(PROVIDER_REGISTRY) private readonly providers: ProviderRegistry, @Optional() private readonly metrics?: Metrics) {}
 
   assertLanguage(language: string): void {
     if (!this.languages.has(language)) {
@@ -29,7 +31,7 @@ export class ContentScorer {
 
   async scoreText(text: string, language: string): Promise<ScoredItem> {
     const provider = this.providers.forModality('text');
-    const { signals, cost } = await provider.score({ modality: 'text', text, language });
+    const { signals, cost } = await this.timed(provider.name, 'text', () => provider.score({ modality: 'text', text, language }));
     return { signals: { [provider.name]: signals }, cost };
   }
 
@@ -38,12 +40,24 @@ export class ContentScorer {
   async scoreImage(image: ImageForScoring, ocrText: Promise<string | null>, language: string): Promise<ScoredItem & { ocrText: string | null }> {
     const provider = this.providers.forModality('image');
     const [pixels, [read, text]] = await Promise.all([
-      provider.score({ modality: 'image', image, language }),
+      this.timed(provider.name, 'image', () => provider.score({ modality: 'image', image, language })),
       ocrText.then(async (t) => [t, t ? await this.scoreText(t, language) : null] as const),
     ]);
     const signals: Record<string, ScoreMap> = { [provider.name]: pixels.signals };
     for (const [name, s] of Object.entries(text?.signals ?? {})) signals[name] = mergeSignals(signals[name] ?? {}, s);
     return { signals, cost: pixels.cost + (text?.cost ?? 0), ocrText: read };
+  }
+
+  private async timed<T>(provider: string, modality: string, call: () => Promise<T>): Promise<T> {
+    const started = process.hrtime.bigint();
+    try {
+      return await call();
+    } catch (err) {
+      this.metrics?.providerErrors.inc({ provider, modality, code: err instanceof DomainError ? err.code : 'ERROR' });
+      throw err;
+    } finally {
+      this.metrics?.providerDuration.observe({ provider, modality }, Number(process.hrtime.bigint() - started) / 1e9);
+    }
   }
 
   /** A policy over raw signals per provider. */

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { Metrics } from '@cds/metrics';
 import * as os from 'node:os';
 import { BLOB_STORE, BlobStore, parseMediaRef } from '@cds/blob-store';
 import { AppConfig } from '@cds/config';
@@ -37,11 +38,12 @@ export class ImageIntake implements OnApplicationBootstrap {
    * per core at a time, so a burst of images queues instead of starving the event loop. */
   private readonly ocrGate = new Gate(Math.max(1, os.availableParallelism()));
 
-  constructor(@Inject(BLOB_STORE) private readonly blobs: BlobStore, private readonly config: AppConfig) {}
+  constructor(@Inject(BLOB_STORE) private readonly blobs: BlobStore, private readonly config: AppConfig, @Optional() private readonly metrics?: Metrics) {}
 
   /** Says at start what OCR can read here, so a missing binary or language pack is seen
    * before the first image check answers 503 OCR_UNAVAILABLE. */
   onApplicationBootstrap(): void {
+    this.metrics?.gauge('cds_ocr_waiting', 'Images waiting for Tesseract (one process per core at a time)', [], (set) => set({}, this.ocrGate.waiting));
     if (this.config.IMAGE_OCR === 'off' || this.config.ROLE === 'projector') return;
     probeTesseract().then(
       (p) => {

@@ -209,6 +209,10 @@ export class AppConfig {
   @IsOptional() @IsString() @MinLength(32, { message: 'EVIDENCE_URL_SECRET must be at least 32 characters' })
   EVIDENCE_URL_SECRET?: string;
 
+  /** When set, GET /metrics asks for `Authorization: Bearer <METRICS_TOKEN>`; open otherwise. */
+  @IsOptional() @IsString() @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+
   /** Images (and their evidence) are kept this long after their last check, then deleted. */
   @Transform(toInt) @IsInt() @Min(1) @Max(3650)
   MEDIA_RETENTION_DAYS = 30;
@@ -220,7 +224,7 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const input: Record<string, unknown> = {};
-  for (const k of [...known, 'ADMIN_API_KEY', 'PUBLIC_BASE_URL', 'WEBHOOK_SECRET_KEY', 'EVIDENCE_URL_SECRET']) if (env[k] !== undefined) input[k] = env[k];
+  for (const k of [...known, 'ADMIN_API_KEY', 'PUBLIC_BASE_URL', 'WEBHOOK_SECRET_KEY', 'EVIDENCE_URL_SECRET', 'METRICS_TOKEN']) if (env[k] !== undefined) input[k] = env[k];
   const config = plainToInstance(AppConfig, input, { exposeDefaultValues: true });
   const errors = validateSync(config, { skipMissingProperties: false });
   if (errors.length > 0) {

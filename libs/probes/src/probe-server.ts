@@ -12,10 +12,14 @@ export interface ProbeServer {
  * Liveness and readiness for the processes without an HTTP api (projector, worker), so
  * orchestrators and the test harness probe them the way they probe the api:
  * `GET /health` -> 200 `{status: "ok"}`; `GET /ready` -> 200, or 503 naming the failing
- * dependency, e.g. `{status: "not_ready", eventLog: false, readModels: true}`. Pass a
+ * dependency, e.g. `{status: "not_ready", eventLog: false, readModels: true}`; `GET /metrics`
+ * -> the process's Prometheus metrics when given. Pass a
  * function to change the checks as the process starts (probes listen before the app).
  */
-export function serveProbes(host: string, port: number, checksNow: ReadinessChecks | (() => ReadinessChecks)): Promise<ProbeServer> {
+export function serveProbes(
+  host: string, port: number, checksNow: ReadinessChecks | (() => ReadinessChecks),
+  metrics?: () => Promise<{ contentType: string; body: string }>,
+): Promise<ProbeServer> {
   const server = http.createServer((req, res) => {
     const reply = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -23,6 +27,16 @@ export function serveProbes(host: string, port: number, checksNow: ReadinessChec
     };
     if (req.method !== 'GET') return reply(405, { error: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED', details: 'GET only' });
     if (req.url === '/health') return reply(200, { status: 'ok' });
+    if (req.url === '/metrics' && metrics) {
+      void metrics().then(
+        (m) => {
+          res.writeHead(200, { 'content-type': m.contentType });
+          res.end(m.body);
+        },
+        () => reply(503, { error: 'Service Unavailable', code: 'METRICS_UNAVAILABLE', details: 'metrics could not be collected' }),
+      );
+      return;
+    }
     if (req.url !== '/ready') return reply(404, { error: 'Not Found', code: 'NOT_FOUND', details: `${req.url} is not a probe` });
     const checks = typeof checksNow === 'function' ? checksNow() : checksNow;
     const names = Object.keys(checks);

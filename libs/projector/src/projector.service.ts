@@ -1,7 +1,8 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Optional, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { TOPICS } from '@cds/events';
 import { EVENT_LOG, EventLog, LogFollower } from '@cds/event-log';
 import { READ_MODELS, ReadModels } from '@cds/read-models';
+import { Metrics } from '@cds/metrics';
 import { liftBatch, replayPass } from './replay-pass';
 
 /**
@@ -18,10 +19,22 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
   private generationCheck: NodeJS.Timeout | null = null;
   private switching = false;
 
-  constructor(@Inject(EVENT_LOG) private readonly log: EventLog, @Inject(READ_MODELS) private readonly readModels: ReadModels) {}
+  constructor(
+    @Inject(EVENT_LOG) private readonly log: EventLog,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Optional() private readonly metrics?: Metrics,
+  ) {}
 
   onApplicationBootstrap(): void {
     this.follow();
+    this.metrics?.gauge('cds_projector_lag_events', 'Events on the log not yet in the read models, by topic', ['topic'], async (set) => {
+      const applied = this.readModels.appliedNextOffsets?.() ?? new Map<string, number>();
+      for (const topic of TOPICS) {
+        let behind = 0;
+        for (const [partition, end] of await this.log.endOffsets(topic)) behind += Math.max(0, end - (applied.get(`${topic}:${partition}`) ?? 0));
+        set({ topic }, behind);
+      }
+    });
     if (this.readModels.servedGeneration) {
       this.generationCheck = setInterval(() => void this.followPromotedGeneration(), 1000);
       this.generationCheck.unref();

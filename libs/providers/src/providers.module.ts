@@ -1,4 +1,5 @@
-import { DynamicModule, Global, Inject, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { Metrics } from '@cds/metrics';
 import { AppConfig } from '@cds/config';
 import { LocalTextClassifier } from './local-text/local-text.classifier';
 import { LocalImageModel } from './local/local-image.model';
@@ -11,7 +12,7 @@ import { StaticProviderRegistry } from './port/provider-registry';
 @Global()
 @Module({})
 export class ProvidersModule implements OnApplicationBootstrap, OnApplicationShutdown {
-  constructor(private readonly images: LocalImageModel, private readonly config: AppConfig) {}
+  constructor(private readonly images: LocalImageModel, private readonly config: AppConfig, @Optional() private readonly metrics?: Metrics) {}
 
   static forRoot(): DynamicModule {
     return {
@@ -37,6 +38,7 @@ export class ProvidersModule implements OnApplicationBootstrap, OnApplicationShu
   }
 
   onApplicationBootstrap(): void {
+    this.metrics?.gauge('cds_image_frames_queued', 'Image frames waiting for a model thread', [], (set) => set({}, this.images.queued()));
     // The projector scores nothing.
     if (this.config.IMAGE_MODEL_PRELOAD && this.config.ROLE !== 'projector') this.images.start();
   }

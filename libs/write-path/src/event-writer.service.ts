@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Metrics } from '@cds/metrics';
 import { EventEnvelope, Topic, validateEvent } from '@cds/events';
 import { EVENT_LOG, EventLog, EventLogAppendError, LogPosition } from '@cds/event-log';
 import { READ_MODELS, ReadModels } from '@cds/read-models';
@@ -17,14 +18,18 @@ export class EventWriter {
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     private readonly config: AppConfig,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   async write(topic: Topic, events: EventEnvelope[]): Promise<LogPosition[]> {
     for (const e of events) validateEvent(e);
     let positions: LogPosition[];
+    const started = process.hrtime.bigint();
     try {
       positions = await this.log.append(topic, events);
+      this.metrics?.appendDuration.observe({ topic }, Number(process.hrtime.bigint() - started) / 1e9);
     } catch (err) {
+      this.metrics?.appendErrors.inc({ topic, code: err instanceof EventLogAppendError && !err.maybeAppended ? 'unavailable' : 'uncertain' });
       this.logger.error(`append to ${topic} failed: ${(err as Error).message}`);
       if (err instanceof EventLogAppendError && !err.maybeAppended) {
         throw new DomainError('unavailable', 'EVENT_LOG_UNAVAILABLE', 'The event log is unavailable', 'nothing was recorded; retry with backoff');
@@ -35,8 +40,19 @@ export class EventWriter {
         'it may have been recorded; retry with the same requestId or Idempotency-Key to get the one result, not a second one',
       );
     }
+    if (this.metrics) countDecisions(this.metrics, events);
     const caughtUp = await this.readModels.waitFor(positions, this.config.PROJECTION_WAIT_MS);
     if (!caughtUp) this.logger.warn(`projection of ${topic} did not reach ${positions.map((p) => p.offset).join(',')} within ${this.config.PROJECTION_WAIT_MS} ms`);
     return positions;
+  }
+}
+
+/** Decisions by action, content type and provider, and the categories that triggered. */
+function countDecisions(metrics: Metrics, events: EventEnvelope[]): void {
+  for (const e of events) {
+    if (e.type !== 'decision.created') continue;
+    const d = e.data as { action: string; contentType: string; provider: string; categories: { category: string; triggered: boolean }[] };
+    metrics.decisions.inc({ action: d.action, content_type: d.contentType, provider: d.provider });
+    for (const c of d.categories) if (c.triggered) metrics.categoriesTriggered.inc({ category: c.category });
   }
 }

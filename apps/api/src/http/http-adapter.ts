@@ -3,6 +3,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '@cds/config';
+import { Metrics } from '@cds/metrics';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { DEFAULT_MULTIPART_LIMITS, isMultipartRequest, MULTIPART_LIMITS, MultipartLimits, registerFastifyMultipart } from './multipart';
 import { sendJson } from './reply';
@@ -21,6 +22,15 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     const express = require('express');
     const inst = app.getHttpAdapter().getInstance();
     inst.disable('x-powered-by');
+    const metrics = app.get(Metrics, { strict: false });
+    inst.use((req: any, res: any, next: () => void) => {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        const route = req.route?.path ? `${req.baseUrl ?? ''}${req.route.path}` : 'unmatched';
+        observeRequest(metrics, req.method, route, res.statusCode, started);
+      });
+      next();
+    });
     inst.set('trust proxy', false);
     const limits = mediaBodyLimits(config);
     const multipart = multipartLimits(config);
@@ -54,6 +64,15 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
   // init, ahead of ours, and a malformed JSON body would answer another code.
   const app = await NestFactory.create<NestFastifyApplication>(module as any, adapter, { ...options, bodyParser: false });
   const fastify = app.getHttpAdapter().getInstance();
+  const metrics = app.get(Metrics, { strict: false });
+  fastify.addHook('onRequest', (req: any, _reply: unknown, done: () => void) => {
+    req.cdsStarted = process.hrtime.bigint();
+    done();
+  });
+  fastify.addHook('onResponse', (req: any, reply: any, done: () => void) => {
+    observeRequest(metrics, req.method, req.routeOptions?.url ?? 'unmatched', reply.statusCode, req.cdsStarted);
+    done();
+  });
   // The endpoints that carry images take bodies sized for them; every other keeps MAX_BODY_BYTES.
   const limits = mediaBodyLimits(config);
   const multipart = multipartLimits(config);
@@ -81,6 +100,13 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     sendJson(reply, status, body);
   });
   return app;
+}
+
+/** Requests by route pattern (never the raw path: ids would make a label per request). */
+function observeRequest(metrics: Metrics, method: string, route: string, status: number, started: bigint | undefined): void {
+  const labels = { method, route: route || 'unmatched', status: String(status) };
+  metrics.httpRequests.inc(labels);
+  if (started !== undefined) metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
 }
 
 /** Room for the JSON around the images (text, metadata, other items). */

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { Metrics } from '@cds/metrics';
 import { performance } from 'node:perf_hooks';
 import { mediaRef } from '@cds/blob-store';
 import { DomainError, invalid } from '@cds/errors';
@@ -31,6 +32,7 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
     private readonly scanner: VideoScanner,
     private readonly scorer: ContentScorer,
     private readonly writer: EventWriter,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -108,6 +110,7 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
       await this.writer.write('jobs', [envelope('video.failed', 1, e.tenantId, d.decisionId, {
         decisionId: d.decisionId, policyId: d.policyId, error: { code: err.code, message: err.message, details: err.details },
       })]);
+      this.metrics?.jobs.inc({ kind: 'video', outcome: 'failed' });
     }
   }
 
@@ -115,6 +118,7 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
     await this.writer.write('jobs', [envelope('video.completed', 1, e.tenantId, e.data.decisionId, {
       decisionId: e.data.decisionId, policyId: e.data.policyId, action, safe, flagged, framesProcessed: frames, stoppedOnBlock,
     })]);
+    this.metrics?.jobs.inc({ kind: 'video', outcome: 'completed' });
   }
 
   async onApplicationShutdown(): Promise<void> {

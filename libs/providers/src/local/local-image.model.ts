@@ -31,6 +31,11 @@ export class LocalImageModel implements ImageClassifier {
     return this.pool;
   }
 
+  /** Frames waiting for a model thread. */
+  queued(): number {
+    return this.pool ? this.pool.stats().queued : 0;
+  }
+
   get state(): 'idle' | NsfwPool['state'] {
     return this.pool ? this.pool.state : 'idle';
   }

@@ -205,6 +205,10 @@ export class SqliteReadModels implements ReadModels, WebhookReadModels {
     }
   }
 
+  appliedNextOffsets(): Map<string, number> {
+    return this.waiters.snapshot();
+  }
+
   waitFor(positions: LogPosition[], timeoutMs: number): Promise<boolean> {
     return this.waiters.waitFor(positions, timeoutMs);
   }

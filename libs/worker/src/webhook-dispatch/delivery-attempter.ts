@@ -13,6 +13,8 @@ export interface AttempterSettings {
   disableAfterMs: number;
   egress: EgressPolicy;
   secretKey: Buffer;
+  /** Told of every attempt recorded: succeeded, failed (another attempt is due) or gave_up. */
+  observe?: (outcome: 'succeeded' | 'failed' | 'gave_up', eventType: string) => void;
 }
 
 interface Logger {
@@ -85,6 +87,7 @@ export class DeliveryAttempter {
     const event: DeliveryAttempted = envelope('webhook.delivery.attempted', 1, d.tenantId, d.deliveryId, record, this.deps.now());
     const unrecorded = await this.record('deliveries', [event], `attempt ${attempt}`);
     if (unrecorded) return unrecorded;
+    this.settings.observe?.(result.ok ? 'succeeded' : next ? 'failed' : 'gave_up', d.eventType);
     if (destination.webhook) await this.trackHealth(destination.webhook, result.ok, event.occurredAt, record.error);
     if (result.ok) return { kind: 'done' };
     if (!next) {

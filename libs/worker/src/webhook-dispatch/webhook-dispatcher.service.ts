@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { Metrics } from '@cds/metrics';
 import { AppConfig } from '@cds/config';
 import { DomainEvent, EventSchemaError, Topic, upcast, validateEvent } from '@cds/events';
 import { EVENT_LOG, EventLog, LogFollower, LogPosition, StoredEvent } from '@cds/event-log';
@@ -42,6 +43,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     @Inject(EVENT_LOG) private readonly log: EventLog,
     private readonly config: AppConfig,
     @Optional() @Inject(READ_MODELS) private readonly readModels: ReadModels | null,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -63,6 +65,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         schedule, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS, disableAfterMs: parseRetrySchedule(this.config.WEBHOOK_DISABLE_AFTER)[0],
         egress: { allowLoopback: this.config.EGRESS_ALLOW_LOOPBACK, allowPrivate: this.config.EGRESS_ALLOW_PRIVATE },
         secretKey: webhookSecretKey(this.config),
+        observe: (outcome, eventType) => this.metrics?.webhookDeliveries.inc({ outcome, event_type: eventType }),
       },
       this.logger, () => this.stopping,
     );
@@ -72,6 +75,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       left: (id) => this.reloader?.deliveryLeft(id),
     });
     this.queue = queue;
+    this.metrics?.gauge('cds_webhook_deliveries_pending', 'Deliveries waiting in this dispatcher for their next attempt', [], (set) => set({}, queue.size));
     this.fanOut = new WebhookFanOut(models, schedule, async (tenantId, id) => queue.has(id) || (await models.getDelivery(tenantId, id)) !== null);
     await this.catchUp();
     if (this.stopping) return;

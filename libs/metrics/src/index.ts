@@ -1,0 +1,2 @@
+export { Metrics } from './metrics';
+export { MetricsModule } from './metrics.module';
