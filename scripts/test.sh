@@ -5,6 +5,8 @@
 # use), runs every tier, and stops what it started (servers already running are
 # reused and left running).
 #
+#   0. typecheck (tsc over every source, specs included) and lint (ESLint: no-floating-promises,
+#      switch-exhaustiveness-check, the domain libs free of Nest, Kafka, Elasticsearch, fs)
 #   1. unit + integration (file log, SQLite) + kafka and elasticsearch (adapters on the
 #      real servers)
 #      + kafka-fault (adapter while a private broker restarts) + e2e on fastify
@@ -40,8 +42,11 @@ trap cleanup EXIT
 eval "export $("$INFRA" env | tr '\n' ' ')"
 
 JEST=(node_modules/.bin/jest --runInBand)
-step() { echo; echo "[test] $1 ($(( $(date +%s) - t0 )) s)"; }
 
+step() { echo; echo "[test] $1 ($(( $(date +%s) - t0 )) s)"; }
+step "typecheck (every source, specs included) and lint"
+npm run --silent typecheck
+npm run --silent lint
 step "unit, integration, kafka, elasticsearch, kafka-fault, e2e (fastify, embedded)"
 "${JEST[@]}" --selectProjects unit integration kafka elasticsearch kafka-fault e2e
 step "e2e (express, embedded)"

@@ -9,7 +9,6 @@ import { looksLikeHost } from './network/network-hosts';
 
 const CODE = GUARDRAIL_ERROR_CODES.invalidPolicy;
 const FIELDS = ['sensitivePathPrefixes', 'networkAllowlist', 'blockShellPatterns', 'requireApprovalScore'] as const;
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function validateGuardrailPolicy(x: unknown): ProjectGuardrailPolicy {

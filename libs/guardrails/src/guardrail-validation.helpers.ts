@@ -38,7 +38,6 @@ export function describe(x: unknown): string {
   return typeof x === 'string' ? 'a string' : `a ${typeof x}`;
 }
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 export function readString(

@@ -39,6 +39,8 @@ export function frameworkError(err: { code?: string; type?: string; status?: num
     case 'request.aborted':
     case 'request.size.invalid':
       return { status: 400, body: { error: 'Malformed request body', code: 'INVALID_JSON', details: describe(err.message) } };
+    default:
+      break; // not a body error of the frameworks' own
   }
   if (err instanceof SyntaxError) {
     return { status: 400, body: { error: 'Malformed request body', code: 'INVALID_JSON', details: describe(err.message) } };

@@ -336,6 +336,8 @@ function asDomainError(err: unknown, limits: MultipartLimits): DomainError {
       return tooMany('parts', limits.maxFields + limits.maxFiles);
     case 'FST_REQ_FILE_TOO_LARGE':
       return fileTooLarge(limits);
+    default:
+      break; // any other parser failure is a malformed body
   }
   const message = String((err as Error)?.message ?? err).slice(0, 200);
   return new DomainError('bad_request', 'INVALID_BODY', 'Malformed request body', `the multipart/form-data body cannot be read: ${message}`);
