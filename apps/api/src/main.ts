@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import { Logger, LogLevel } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from '@cds/config';
+import { configureLogging } from '@cds/logging';
 import { AppModule } from './app.module';
 import { createHttpApp } from './http/http-adapter';
 import { AdminKey } from './keys/admin-key';
 
-const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
 async function main(): Promise<void> {
   let config;
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     console.error('ROLE=api needs EVENT_LOG=kafka and READ_MODELS=elasticsearch: the embedded file log and SQLite read models live in one ROLE=all process');
     process.exit(2);
   }
-  Logger.overrideLogger(LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1));
+  configureLogging({ role: config.ROLE, format: config.LOG_FORMAT, level: config.LOG_LEVEL });
   const admin = AdminKey.fromConfig(config);
   const app = await createHttpApp(AppModule.forRoot(config, admin), config, new Logger('Nest'));
   app.enableShutdownHooks();

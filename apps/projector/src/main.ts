@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Logger, LogLevel, Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppConfig, ConfigError, ConfigModule, loadConfig } from '@cds/config';
 import { EVENT_LOG, EventLog, EventLogModule } from '@cds/event-log';
@@ -7,8 +7,8 @@ import { ReadModelsModule } from '@cds/read-models';
 import { ProjectorModule, ProjectorService, rebuildElasticsearch, rebuildSqlite } from '@cds/projector';
 import { ReadinessChecks, serveProbes, stopOnSignal } from '@cds/probes';
 import { Metrics, MetricsModule } from '@cds/metrics';
+import { configureLogging } from '@cds/logging';
 
-const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
 /**
  * The projector process.
@@ -23,8 +23,7 @@ const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const levels = LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1);
-  Logger.overrideLogger(levels);
+  const levels = configureLogging({ role: 'projector', format: config.LOG_FORMAT, level: config.LOG_LEVEL });
   const logger = new Logger('Projector');
   if (process.argv.includes('--rebuild')) return rebuild(config, logger);
   if (config.READ_MODELS === 'sqlite') {

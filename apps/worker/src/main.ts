@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Logger, LogLevel, Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, ConfigModule, loadConfig } from '@cds/config';
 import { EVENT_LOG, EventLog, EventLogModule } from '@cds/event-log';
@@ -10,15 +10,14 @@ import { AsyncBatchModule, AsyncBatchRunner, VideoJobRunner } from '@cds/checks'
 import { ProvidersModule } from '@cds/providers';
 import { BlobStoreModule } from '@cds/blob-store';
 import { Metrics, MetricsModule } from '@cds/metrics';
+import { configureLogging } from '@cds/logging';
 
-const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
 /** The worker process (distributed mode; in embedded mode it runs inside the api):
  * webhook dispatch and retries, async batches. GET /health and /ready on HOST:PORT. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const levels = LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1);
-  Logger.overrideLogger(levels);
+  const levels = configureLogging({ role: 'worker', format: config.LOG_FORMAT, level: config.LOG_LEVEL });
   if (config.EVENT_LOG === 'file') {
     console.error('EVENT_LOG=file is served by the embedded api process (npm start): the file log has one owner; run this process with EVENT_LOG=kafka');
     process.exit(2);

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Metrics } from '@cds/metrics';
+import { withRequestId } from '@cds/logging';
 import { DomainError } from '@cds/errors';
 import { BatchAccepted, BatchCompleted, BatchFailed, envelope, EventSchemaError, upcast } from '@cds/events';
 import { EVENT_LOG, EventLog, LogFollower, StoredEvent } from '@cds/event-log';
@@ -54,7 +55,7 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
       await this.readModels.waitFor([stored], 30_000);
       const doc = await webhookReadModels(this.readModels).getBatch(event.tenantId, event.data.batchId);
       if (doc && doc.status !== 'processing') continue;
-      await this.run(event);
+      await withRequestId(event.requestId, () => this.run(event));
     }
   }
 

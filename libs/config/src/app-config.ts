@@ -95,6 +95,10 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(0) @Max(60_000)
   PROJECTION_WAIT_MS = 5000;
 
+  /** `json`: one JSON object a line (pino), with the request id; `text`: Nest's own lines. */
+  @IsIn(['json', 'text'])
+  LOG_FORMAT: 'json' | 'text' = 'json';
+
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 

@@ -13,6 +13,8 @@ export interface EventEnvelope<T extends string = string, D = unknown> {
   tenantId: string;
   key: string;
   data: D;
+  /** The HTTP request that caused it (`x-request-id`), when there was one. */
+  requestId?: string;
 }
 
 export function envelope<T extends string, D>(

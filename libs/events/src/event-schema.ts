@@ -117,6 +117,7 @@ export function validateEvent(e: unknown): DomainEvent {
   for (const [k, check] of Object.entries({ id: str, type: str, version: num, occurredAt: str, tenantId: str, key: str, data: obj })) {
     if (!check((env as any)[k])) throw new EventSchemaError(`envelope field ${k} is missing or has the wrong type`);
   }
+  if (env.requestId !== undefined && !str(env.requestId)) throw new EventSchemaError('envelope field requestId has the wrong type');
   const schema = SCHEMAS[env.type as DomainEventType];
   if (!schema) throw new EventSchemaError(`unknown event type ${env.type}`);
   for (const [k, check] of Object.entries(schema)) {

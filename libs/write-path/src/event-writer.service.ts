@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Metrics } from '@cds/metrics';
+import { currentRequestId } from '@cds/logging';
 import { EventEnvelope, Topic, validateEvent } from '@cds/events';
 import { EVENT_LOG, EventLog, EventLogAppendError, LogPosition } from '@cds/event-log';
 import { READ_MODELS, ReadModels } from '@cds/read-models';
@@ -22,7 +23,11 @@ export class EventWriter {
   ) {}
 
   async write(topic: Topic, events: EventEnvelope[]): Promise<LogPosition[]> {
-    for (const e of events) validateEvent(e);
+    const requestId = currentRequestId();
+    for (const e of events) {
+      if (requestId && e.requestId === undefined) e.requestId = requestId;
+      validateEvent(e);
+    }
     let positions: LogPosition[];
     const started = process.hrtime.bigint();
     try {

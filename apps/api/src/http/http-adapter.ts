@@ -4,6 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '@cds/config';
 import { Metrics } from '@cds/metrics';
+import { acceptRequestId, REQUEST_ID_HEADER, withRequestId } from '@cds/logging';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { DEFAULT_MULTIPART_LIMITS, isMultipartRequest, MULTIPART_LIMITS, MultipartLimits, registerFastifyMultipart } from './multipart';
 import { sendJson } from './reply';
@@ -24,12 +25,14 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     inst.disable('x-powered-by');
     const metrics = app.get(Metrics, { strict: false });
     inst.use((req: any, res: any, next: () => void) => {
+      const requestId = acceptRequestId(req.headers[REQUEST_ID_HEADER]);
+      res.setHeader(REQUEST_ID_HEADER, requestId);
       const started = process.hrtime.bigint();
       res.on('finish', () => {
         const route = req.route?.path ? `${req.baseUrl ?? ''}${req.route.path}` : 'unmatched';
-        observeRequest(metrics, req.method, route, res.statusCode, started);
+        observeRequest(metrics, req.method, route, res.statusCode, started, requestId);
       });
-      next();
+      withRequestId(requestId, next);
     });
     inst.set('trust proxy', false);
     const limits = mediaBodyLimits(config);
@@ -65,12 +68,15 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
   const app = await NestFactory.create<NestFastifyApplication>(module as any, adapter, { ...options, bodyParser: false });
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(Metrics, { strict: false });
-  fastify.addHook('onRequest', (req: any, _reply: unknown, done: () => void) => {
+  fastify.addHook('onRequest', (req: any, reply: any, done: () => void) => {
     req.cdsStarted = process.hrtime.bigint();
-    done();
+    const requestId = acceptRequestId(req.headers[REQUEST_ID_HEADER]);
+    reply.header(REQUEST_ID_HEADER, requestId);
+    // Everything the request does from here (logs, events it writes) carries the id.
+    withRequestId(requestId, done);
   });
   fastify.addHook('onResponse', (req: any, reply: any, done: () => void) => {
-    observeRequest(metrics, req.method, req.routeOptions?.url ?? 'unmatched', reply.statusCode, req.cdsStarted);
+    observeRequest(metrics, req.method, req.routeOptions?.url ?? 'unmatched', reply.statusCode, req.cdsStarted, reply.getHeader(REQUEST_ID_HEADER));
     done();
   });
   // The endpoints that carry images take bodies sized for them; every other keeps MAX_BODY_BYTES.
@@ -95,18 +101,20 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
   // After the removal above, which would take it too: @fastify/multipart owns
   // multipart/form-data (its parser reads nothing; the route streams the form).
   registerFastifyMultipart(fastify);
-  fastify.setErrorHandler((err: unknown, _req: unknown, reply: unknown) => {
-    const { status, body } = filter.toResponse(err);
-    sendJson(reply, status, body);
-  });
   return app;
 }
 
-/** Requests by route pattern (never the raw path: ids would make a label per request). */
-function observeRequest(metrics: Metrics, method: string, route: string, status: number, started: bigint | undefined): void {
+const access = new Logger('Http');
+
+/** Requests by route pattern (never the raw path: ids would make a label per request),
+ * and a debug line per request: method, route, status, time and request id, never the
+ * path's ids, the query or the body. */
+function observeRequest(metrics: Metrics, method: string, route: string, status: number, started: bigint | undefined, requestId: unknown): void {
   const labels = { method, route: route || 'unmatched', status: String(status) };
+  const seconds = started === undefined ? undefined : Number(process.hrtime.bigint() - started) / 1e9;
   metrics.httpRequests.inc(labels);
-  if (started !== undefined) metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+  if (seconds !== undefined) metrics.httpDuration.observe(labels, seconds);
+  access.debug({ msg: 'request', ...labels, ms: seconds === undefined ? null : Math.round(seconds * 1e4) / 10, requestId });
 }
 
 /** Room for the JSON around the images (text, metadata, other items). */

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Metrics } from '@cds/metrics';
+import { withRequestId } from '@cds/logging';
 import { performance } from 'node:perf_hooks';
 import { mediaRef } from '@cds/blob-store';
 import { DomainError, invalid } from '@cds/errors';
@@ -59,7 +60,7 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
       await this.readModels.waitFor([stored], 30_000);
       const job = await webhookReadModels(this.readModels).getBatch(event.tenantId, event.data.decisionId);
       if (job && job.status !== 'processing') continue;
-      await this.run(event, job);
+      await withRequestId(event.requestId, () => this.run(event, job));
     }
   }
 

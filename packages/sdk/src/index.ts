@@ -1,0 +1,13 @@
+export { CdsClient, SDK_VERSION } from './cds.client';
+export type { CdsClientOptions, CheckOptions } from './cds.client';
+export { CdsError } from './cds.error';
+export type { Clock, RequestOptions } from './http.transport';
+export type { RetryMode } from './retry.policy';
+export { checkWebhookSignature, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from './webhook-signature.verifier';
+export type { WebhookSignatureCheck, WebhookSignatureFailure, WebhookSignatureInput } from './webhook-signature.verifier';
+export type * from './types/checks.types';
+export type * from './types/decisions.types';
+export type * from './types/guardrails.types';
+export type * from './types/policies.types';
+export type * from './types/video.types';
+export type * from './types/webhooks.types';

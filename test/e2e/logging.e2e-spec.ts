@@ -1,0 +1,64 @@
+import { ApiClient, RunningService, startService } from '@cds/testing';
+import { MediaServer } from './support/media-server';
+import { DeploymentLog, eventually } from './webhook-test-receiver';
+
+/** Every JSON line a process printed. */
+function jsonLines(output: string): Record<string, any>[] {
+  return output.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+}
+
+describe('structured logs and request ids', () => {
+  let svc: RunningService;
+  let api: ApiClient;
+  const media = new MediaServer();
+
+  beforeAll(async () => {
+    await media.start();
+    svc = await startService({ env: { LOG_LEVEL: 'debug', LOG_FORMAT: 'json', EGRESS_ALLOW_LOOPBACK: 'true' } });
+    api = new ApiClient(svc.baseUrl, svc.adminKey);
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await media.stop();
+  });
+
+  it('answers the request id it was given, or a new one, in x-request-id; a hostile one is replaced', async () => {
+    const given = await api.post('/v1/check', { content: 'hello', policyId: 'default' }, { 'x-request-id': 'trace-abc-1' });
+    expect(given.headers.get('x-request-id')).toBe('trace-abc-1');
+    const fresh = await api.get('/v1/policies');
+    expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const hostile = await api.get('/v1/policies', { 'x-request-id': 'x'.repeat(300) });
+    expect(hostile.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const refused = await api.withKey('nope-nope-nope-nope').get('/v1/policies', { 'x-request-id': 'trace-401' });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('x-request-id')).toBe('trace-401');
+  });
+
+  it('carries the request id into the events it wrote and into the logs of every process, as JSON lines without content', async () => {
+    const secretText = 'a very particular sentence 7f3a';
+    const r = await api.post('/v1/check', { content: secretText, policyId: 'default' }, { 'x-request-id': 'trace-log-2' });
+    const log = await DeploymentLog.open(svc);
+    try {
+      const event = await log.find('decisions', (e) => (e.data as any).decisionId === r.body.decisionId, 'the decision on the log');
+      expect(event.requestId).toBe('trace-log-2');
+    } finally {
+      await log.close();
+    }
+    // A video that fails in the worker logs there under the id of the request that sent it.
+    const v = await api.post('/v1/video/check', { videoUrl: `${media.baseUrl}/missing.mp4`, policyId: 'default' }, { 'x-request-id': 'trace-video-3' });
+    expect(v.status).toBe(202);
+    const workerOutput = () => (svc.topology ? svc.topology.worker.output() : svc.output());
+    const failed = await eventually(async () => jsonLines(workerOutput()).find((l) => l.requestId === 'trace-video-3' && l.context === 'VideoJobRunner'), 'the worker log line', 30_000);
+    expect(failed).toMatchObject({ level: 'warn', role: svc.topology ? 'worker' : 'all', msg: expect.stringContaining('MEDIA_FETCH_FAILED') });
+
+    const api1 = jsonLines(svc.output());
+    const access = api1.find((l) => l.msg === 'request' && l.requestId === 'trace-log-2');
+    expect(access).toMatchObject({ level: 'debug', context: 'Http', method: 'POST', route: '/v1/check', status: '200' });
+    // (the test harness marks each process's part of the output with ===== / ----- lines)
+    for (const line of svc.output().split('\n').filter((l) => l && !/^(=====|-----) /.test(l))) {
+      expect({ line, json: line.startsWith('{') }).toEqual({ line, json: true });
+    }
+    expect(svc.output()).not.toContain(secretText);
+    expect(svc.output()).not.toContain(svc.adminKey);
+  });
+});
