@@ -2,8 +2,9 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from '@cds/config';
 import { configureLogging } from '@cds/logging';
+import { stopOnSignal } from '@cds/probes';
 import { AppModule } from './app.module';
-import { createHttpApp } from './http/http-adapter';
+import { createHttpApp, drainAndClose } from './http/http-adapter';
 import { AdminKey } from './keys/admin-key';
 
 
@@ -30,8 +31,10 @@ async function main(): Promise<void> {
   configureLogging({ role: config.ROLE, format: config.LOG_FORMAT, level: config.LOG_LEVEL });
   const admin = AdminKey.fromConfig(config);
   const app = await createHttpApp(AppModule.forRoot(config, admin), config, new Logger('Nest'));
-  app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);
+  // SIGTERM: stop accepting, close idle keep-alive connections, let what is in flight
+  // answer, run the shutdown hooks (consumers leave their groups, the log closes), exit 0.
+  stopOnSignal(() => drainAndClose(app));
   new Logger('Main').log(`listening on http://${config.HOST}:${config.PORT} (http=${config.HTTP_ADAPTER}, log=${config.EVENT_LOG}, read models=${config.READ_MODELS}, role=${config.ROLE})`);
 }
 

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import * as http from 'node:http';
 
 /** One dependency of a process, as readiness reports it. */
@@ -68,11 +69,15 @@ export function stopOnSignal(stop: () => Promise<void>): void {
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);
     stopping = true;
-    console.log(`${signal}: shutting down`);
+    const logger = new Logger('Shutdown');
+    logger.log(`${signal}: shutting down`);
     stop().then(
-      () => process.exit(0),
-      (err) => {
-        console.error(err);
+      () => {
+        logger.log('stopped');
+        process.exit(0);
+      },
+      (err: Error) => {
+        logger.error(`shutdown failed: ${err.stack ?? err.message}`);
         process.exit(1);
       },
     );

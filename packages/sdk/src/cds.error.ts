@@ -77,7 +77,8 @@ export function parseRetryAfter(header: string | null | undefined, nowMs: number
   if (header == null) return undefined;
   const value = header.trim();
   if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
-  const at = Date.parse(value);
+  // An HTTP date names its day and month ("Wed, 21 Oct 2015 07:28:00 GMT").
+  const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - nowMs);
 }

@@ -157,10 +157,9 @@ function neverConnected(err: unknown): boolean {
 }
 
 function describeNetworkError(err: unknown): string {
+  // undici says "fetch failed" and puts the reason (connect ECONNREFUSED 127.0.0.1:3000) in the cause.
   const cause = (err as { cause?: unknown })?.cause;
-  const parts = [err instanceof Error ? err.message : String(err)];
-  if (cause instanceof Error && cause.message) parts.push(cause.message);
-  const codes = causeCodes(err).filter(Boolean);
-  if (codes.length) parts.push(codes.join(','));
-  return parts.join(': ');
+  if (cause instanceof AggregateError) return cause.errors.map((e) => (e instanceof Error ? e.message : String(e))).join('; ');
+  if (cause instanceof Error && cause.message) return cause.message;
+  return err instanceof Error ? err.message : String(err);
 }
