@@ -103,6 +103,35 @@ describe('POST /v1/check and /v1/check/dry-run', () => {
     expect(empty.status).toBe(400);
   });
 
+  it('answers a 4xx, never a 500, to bodies deep, wide or odd (on every endpoint)', async () => {
+    const nest = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    const deep = await api.post('/v1/check', `{"content":"x","policyId":"default","metadata":${nest(3000)}}`);
+    expect({ status: deep.status, code: deep.body?.code }).toEqual({ status: 400, code: 'INVALID_BODY' });
+    const deepWithProto = await api.post('/v1/check', `{"__proto__":{},"content":"x","policyId":"default","metadata":${nest(5000)}}`);
+    expect({ status: deepWithProto.status, code: deepWithProto.body?.code }).toEqual({ status: 400, code: 'INVALID_BODY' });
+    const deepArray = await api.post('/v1/webhooks', `{"url":"https://x.example/h","events":["decision.created"],"description":${'['.repeat(3000)}${']'.repeat(3000)}}`);
+    expect({ status: deepArray.status, code: deepArray.body?.code }).toEqual({ status: 400, code: 'INVALID_BODY' });
+    const cases: [string, string][] = [
+      [`{"content":"x","policyId":"default","metadata":${nest(10)}}`, 'deeper than 8'],
+      [`{"content":"x","policyId":"default","metadata":{${Array.from({ length: 300 }, (_, i) => `"k${i}":${i}`).join(',')}}}`, 'more than 256 keys'],
+      ['{"content":"x","policyId":"default","metadata":{"n":1e400}}', 'finite'],
+      [`{"content":"x","policyId":"default","metadata":{"blob":"${'x'.repeat(20_000)}"}}`, 'larger than'],
+    ];
+    for (const [body, why] of cases) {
+      const r = await api.post('/v1/check', body);
+      expect({ why, status: r.status, code: r.body?.code, details: r.body?.details }).toEqual({ why, status: 422, code: 'VALIDATION_ERROR', details: expect.stringContaining(why) });
+    }
+    for (const path of ['/v1/check/multimodal', '/v1/batch/check']) {
+      const body = path === '/v1/batch/check'
+        ? `{"policyId":"default","items":[{"id":"a","content":"x","metadata":${nest(10)}}]}`
+        : `{"text":"x","policyId":"default","metadata":${nest(10)}}`;
+      expect((await api.post(path, body)).status).toBe(422);
+    }
+    // Odd unicode is text like any other: lone surrogates, a NUL key.
+    const odd = await api.post('/v1/check', '{"content":"x\\ud800 y","policyId":"default","metadata":{"\\u0000":"\\udfff"}}');
+    expect(odd.status).toBe(200);
+  });
+
   it('answers 422 naming the field for wrong types and missing fields', async () => {
     const cases: [unknown, string][] = [
       [{ policyId: 'default' }, 'content'],

@@ -1,3 +1,4 @@
+import { IsMetadata } from '@cds/validation';
 import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
 import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '@cds/policy';
@@ -19,7 +20,7 @@ export class CheckRequestDto {
   @IsOptional() @IsString() @MaxLength(16)
   language?: string;
 
-  @IsOptional() @IsObject()
+  @IsOptional() @IsMetadata()
   metadata?: Record<string, unknown>;
 
   @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255)

@@ -1,3 +1,4 @@
+import { IsMetadata } from '@cds/validation';
 import { Type } from 'class-transformer';
 import { IsArray, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { CategoryResult } from '@cds/events';
@@ -42,7 +43,7 @@ export class MultimodalRequestDto {
   @IsOptional() @IsObject() @ValidateNested() @Type(() => MultimodalContextDto)
   context?: MultimodalContextDto;
 
-  @IsOptional() @IsObject()
+  @IsOptional() @IsMetadata()
   metadata?: Record<string, unknown>;
 
   @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255)

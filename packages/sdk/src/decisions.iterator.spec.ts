@@ -50,6 +50,15 @@ describe('iterateDecisionPages', () => {
     expect(await all(iterateDecisionPages(s.list, { limit: 2 }))).toEqual(['new', 'same4', 'same3', 'same2', 'same1', 'same0', 'old']);
   });
 
+  it('from a starting offset, pages by offset and drops what a shift at the head repeats', async () => {
+    const s = store(Array.from({ length: 5 }, (_, i) => ({ id: `d${i}`, ts: ts(1) })));
+    let n = 0;
+    const ids = await all(iterateDecisionPages(s.list, { offset: 1, limit: 2 }), () => s.add(`new${n++}`, ts(2)));
+    // d4 is skipped by the offset; each arrival at the head shifts the rest by one
+    expect(ids).toEqual(['d3', 'd2', 'd1', 'd0']);
+    expect(s.calls.every((c) => c.to === undefined)).toBe(true);
+  });
+
   it('keeps the filter and stops on an empty or short page', async () => {
     const s = store([{ id: 'a', ts: ts(1) }]);
     expect(await all(iterateDecisionPages(s.list, { policyId: 'p', action: 'block' }))).toEqual(['a']);

@@ -146,6 +146,14 @@ describe('@cds/sdk against the real service', () => {
     expect(await failure(anonymous.listPolicies())).toMatchObject({ status: 401, code: 'INVALID_API_KEY' });
   });
 
+  it('uploads a video as multipart: the service reads the fields and probes the file', async () => {
+    const notAVideo = Buffer.from('these bytes are no video at all '.repeat(64));
+    const refused = await failure(cds.videoUpload(notAVideo, { policyId: 'default', maxDurationSeconds: 30, filename: 'clip.mp4' }));
+    expect(refused).toMatchObject({ status: 422, code: 'INVALID_VIDEO' });
+    expect(await failure(cds.videoUpload(notAVideo, { policyId: 'no-such-policy' }))).toMatchObject({ status: 404, code: 'POLICY_NOT_FOUND' });
+    expect(await failure(cds.videoStatus(randomUUID()))).toMatchObject({ status: 404, code: 'VIDEO_NOT_FOUND' });
+  });
+
   it('registers webhooks whose signed deliveries verifyWebhookSignature accepts (and refuses under the wrong secret)', async () => {
     const hook = await cds.createWebhook({ url: `${receiver.base}/good`, events: ['decision.created'], description: 'sdk e2e' });
     expect(hook.secret).toMatch(/^whsec_/);

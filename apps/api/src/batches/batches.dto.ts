@@ -1,3 +1,4 @@
+import { IsMetadata } from '@cds/validation';
 import { Type } from 'class-transformer';
 import { ArrayNotEmpty, IsArray, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '@cds/checks';
@@ -15,7 +16,7 @@ export class BatchItemDto {
   @IsOptional() @IsString()
   contentType?: string;
 
-  @IsOptional() @IsObject()
+  @IsOptional() @IsMetadata()
   metadata?: Record<string, unknown>;
 }
 

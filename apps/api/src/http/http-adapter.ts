@@ -3,6 +3,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '@cds/config';
+import { DomainError } from '@cds/errors';
 import { Metrics } from '@cds/metrics';
 import { acceptRequestId, REQUEST_ID_HEADER, withRequestId } from '@cds/logging';
 import { AllExceptionsFilter } from './all-exceptions.filter';
@@ -40,7 +41,9 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     const multipart = multipartLimits(config);
     const parsers = new Map<number, unknown>();
     const parserFor = (limit: number) => {
-      if (!parsers.has(limit)) parsers.set(limit, express.json({ limit, strict: false, type: () => true, reviver: dropProtoKeys }));
+      // Read as text and parsed by the same parseJson as on fastify: same depth limit,
+      // same prototype-key handling, same errors.
+      if (!parsers.has(limit)) parsers.set(limit, express.text({ limit, type: () => true }));
       return parsers.get(limit) as (req: unknown, res: unknown, next: unknown) => void;
     };
     inst.use((req: any, res: unknown, next: () => void) => {
@@ -48,6 +51,14 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
       // Left unread: the route's @MultipartBody() streams it with busboy.
       req[MULTIPART_LIMITS] = multipart(req.path);
       next();
+    });
+    inst.use((req: any, _res: unknown, next: (e?: unknown) => void) => {
+      try {
+        if (typeof req.body === 'string') req.body = req.body === '' ? undefined : parseJson(req.body);
+        next();
+      } catch (err) {
+        next(err);
+      }
     });
     // express.json leaves {} for an empty body; fastify leaves nothing. Make both
     // "no body", so an empty POST is a 400 on either adapter.
@@ -167,7 +178,33 @@ export function multipartLimits(config: Pick<AppConfig, 'MAX_BODY_BYTES' | 'VIDE
 /** JSON.parse that drops `__proto__` and `constructor` keys, so a body can never
  * reach an object's prototype later on (checked cheaply before paying for a reviver). */
 export function parseJson(text: string): unknown {
-  return /"(__proto__|constructor)"\s*:/.test(text) ? JSON.parse(text, dropProtoKeys) : JSON.parse(text);
+  let value: unknown;
+  try {
+    value = /"(__proto__|constructor)"\s*:/.test(text) ? JSON.parse(text, dropProtoKeys) : JSON.parse(text);
+  } catch (err) {
+    // The reviver recurses: a body deep enough overflows the stack before any check.
+    if (err instanceof RangeError) throw tooDeep();
+    throw err;
+  }
+  assertJsonDepth(value);
+  return value;
+}
+
+const tooDeep = () => new DomainError('bad_request', 'INVALID_BODY', 'Malformed request body', `the body nests deeper than ${MAX_JSON_DEPTH} levels`);
+
+/** Deepest nesting a body may have: no endpoint needs more than a few levels, and the
+ * validation walks the body recursively. */
+export const MAX_JSON_DEPTH = 64;
+
+/** 400 INVALID_BODY for a body nested deeper than MAX_JSON_DEPTH (checked without recursion). */
+export function assertJsonDepth(value: unknown): void {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > MAX_JSON_DEPTH) throw tooDeep();
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
 }
 
 function dropProtoKeys(key: string, value: unknown): unknown {

@@ -1,3 +1,4 @@
+import { IsMetadata } from '@cds/validation';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '@cds/policy';
@@ -35,7 +36,7 @@ export class VideoOptionsDto {
   @IsOptional() @IsString() @MaxLength(16)
   language?: string;
 
-  @IsOptional() @IsObject()
+  @IsOptional() @IsMetadata()
   metadata?: Record<string, unknown>;
 }
 

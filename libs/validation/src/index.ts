@@ -1,0 +1,1 @@
+export { IsMetadata, metadataProblem, METADATA_LIMITS } from './metadata.validator';
