@@ -6,9 +6,9 @@ const DOMAIN_LIBS = ['libs/policy/src/**/*.ts', 'libs/guardrails/src/**/*.ts', '
 const WEBHOOK_PURE = ['libs/webhooks/src/signature.ts', 'libs/webhooks/src/retry-schedule.ts', 'libs/webhooks/src/delivery-plan.ts', 'libs/webhooks/src/webhook-payloads.ts', 'libs/webhooks/src/ip-address.ts', 'libs/webhooks/src/ip-range.ts'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'packages/**', 'bench/results/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'packages/*/dist/**', 'bench/results/**', '**/*.js', '**/*.mjs'] },
   {
-    files: ['apps/**/*.ts', 'libs/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    files: ['apps/**/*.ts', 'libs/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'packages/*/src/**/*.ts', 'packages/*/test/**/*.ts'],
     languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     plugins: { '@typescript-eslint': tseslint.plugin },
     rules: {

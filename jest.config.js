@@ -15,14 +15,14 @@ module.exports = {
   // start real processes (a whole deployment in distributed mode) in their hooks.
   testTimeout: process.env.E2E_MODE === 'distributed' ? 120000 : 60000,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.ts'] },
     { ...shared, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'] },
     { ...shared, displayName: 'kafka', testMatch: ['<rootDir>/{apps,libs,test}/**/*.kafka-int-spec.ts'] },
     { ...shared, displayName: 'kafka-fault', testMatch: ['<rootDir>/{apps,libs,test}/**/*.kafka-fault-spec.ts'] },
     // needs a real Elasticsearch node: scripts/infra/infra.sh start es (ELASTICSEARCH_URL, default 127.0.0.1:9200)
     { ...shared, displayName: 'elasticsearch', testMatch: ['<rootDir>/{apps,libs,test}/**/*.es-int-spec.ts'] },
     // E2E_MODE=distributed runs the same suites on Kafka + Elasticsearch with two api replicas
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts', '<rootDir>/packages/*/test/**/*.e2e-spec.ts'] },
     // fault tests of the distributed deployment on the real servers (SIGKILLs, broker restart)
     // (each sets its own timeout: jest.setTimeout)
     { ...shared, displayName: 'distributed', testMatch: ['<rootDir>/test/distributed/**/*.e2e-spec.ts'] },
