@@ -42,6 +42,17 @@ describe('batches: synchronous and asynchronous checks', () => {
       expect(r.body.items[3]).toMatchObject({ id: 'lang', error: { code: 'VALIDATION_ERROR' } });
     });
 
+    it('answers the first decisions for a batch sent again with the same Idempotency-Key', async () => {
+      const body = { policyId: 'default', items: [{ id: 'a', content: 'first item' }, { id: 'b', content: 'second item' }] };
+      const first = await admin.post('/v1/batch/check', body, { 'Idempotency-Key': 'sync-batch-1' });
+      const again = await admin.post('/v1/batch/check', body, { 'Idempotency-Key': 'sync-batch-1' });
+      expect(again.body.items.map((i: any) => i.decisionId)).toEqual(first.body.items.map((i: any) => i.decisionId));
+      const other = await admin.post('/v1/batch/check', body, { 'Idempotency-Key': 'sync-batch-2' });
+      expect(other.body.items[0].decisionId).not.toBe(first.body.items[0].decisionId);
+      const fresh = await admin.post('/v1/batch/check', body);
+      expect(fresh.body.items[0].decisionId).not.toBe(first.body.items[0].decisionId);
+    });
+
     it('refuses more than BATCH_MAX_ITEMS, malformed bodies and unknown policies', async () => {
       const items = Array.from({ length: 6 }, (_, i) => ({ id: `i${i}`, content: 'hello' }));
       const big = await admin.post('/v1/batch/check', { policyId: 'default', items });

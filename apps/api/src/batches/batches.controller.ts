@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { Principal } from '@cds/auth';
 import { CurrentPrincipal, RequireScope } from '../http/auth.decorators';
 import { AsyncBatchCheckDto, BatchCheckDto } from './batches.dto';
@@ -11,8 +11,8 @@ export class BatchesController {
 
   @Post('check')
   @HttpCode(200)
-  check(@CurrentPrincipal() p: Principal, @Body() body: BatchCheckDto) {
-    return this.batches.checkNow(p, body);
+  check(@CurrentPrincipal() p: Principal, @Body() body: BatchCheckDto, @Headers('idempotency-key') key?: string) {
+    return this.batches.checkNow(p, body, typeof key === 'string' && key.length > 0 ? key.slice(0, 200) : null);
   }
 
   @Post('check/async')

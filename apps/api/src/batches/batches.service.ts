@@ -43,10 +43,13 @@ export class BatchesService {
     private readonly images: ImageIntake,
   ) {}
 
-  async checkNow(p: Principal, dto: BatchCheckDto): Promise<{ items: BatchItemResult[] }> {
+  /** With an `Idempotency-Key`, item i is the check `batch-sync:<key>:<i>`: the same batch
+   * sent again answers the decisions already made, none new. */
+  async checkNow(p: Principal, dto: BatchCheckDto, idempotencyKey: string | null = null): Promise<{ items: BatchItemResult[] }> {
     this.checker.assertSize(dto.items.length, this.config.BATCH_MAX_ITEMS);
     await this.checker.assertPolicy(p.tenantId, dto.policyId);
-    return { items: await this.checker.check(p, dto.policyId, dto.items) };
+    const requestIdOf = idempotencyKey === null ? undefined : (i: number) => `batch-sync:${idempotencyKey}:${i}`;
+    return { items: await this.checker.check(p, dto.policyId, dto.items, { requestIdOf }) };
   }
 
   /** Recorded as a job (`batch.accepted`); checked in the background; the outcome goes to
