@@ -18,13 +18,15 @@ import { sendJson } from './reply';
  */
 export async function createHttpApp(module: unknown, config: AppConfig, logger: Logger | false): Promise<INestApplication> {
   const filter = new AllExceptionsFilter();
-  const options = { logger: logger === false ? (false as const) : undefined, bufferLogs: false };
+  // abortOnError false: a failure while building the app rejects (main prints it and exits 1)
+  // instead of Nest exiting the process itself.
+  const options = { logger: logger === false ? (false as const) : undefined, bufferLogs: false, abortOnError: false };
   if (config.HTTP_ADAPTER === 'express') {
     const app = await NestFactory.create<NestExpressApplication>(module as any, new ExpressAdapter(), { ...options, bodyParser: false });
     const express = require('express');
     const inst = app.getHttpAdapter().getInstance();
     inst.disable('x-powered-by');
-    const metrics = app.get(Metrics, { strict: false });
+    const metrics = metricsOf(app);
     inst.use((req: any, res: any, next: () => void) => {
       const requestId = acceptRequestId(req.headers[REQUEST_ID_HEADER]);
       res.setHeader(REQUEST_ID_HEADER, requestId);
@@ -79,7 +81,7 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
   // init, ahead of ours, and a malformed JSON body would answer another code.
   const app = await NestFactory.create<NestFastifyApplication>(module as any, adapter, { ...options, bodyParser: false });
   const fastify = app.getHttpAdapter().getInstance();
-  const metrics = app.get(Metrics, { strict: false });
+  const metrics = metricsOf(app);
   fastify.addHook('onRequest', (req: any, reply: any, done: () => void) => {
     req.cdsStarted = process.hrtime.bigint();
     const requestId = acceptRequestId(req.headers[REQUEST_ID_HEADER]);
@@ -126,6 +128,15 @@ const access = new Logger('Http');
 
 let draining = false;
 
+/** The process's Metrics, or null in an app built without MetricsModule (a test's). */
+function metricsOf(app: INestApplication): Metrics | null {
+  try {
+    return app.get(Metrics, { strict: false });
+  } catch {
+    return null;
+  }
+}
+
 /** Shutting down: close the app with this, not app.close() alone. Answers in flight are
  * sent with `connection: close`, so no keep-alive socket holds the process open. */
 export async function drainAndClose(app: INestApplication): Promise<void> {
@@ -136,11 +147,11 @@ export async function drainAndClose(app: INestApplication): Promise<void> {
 /** Requests by route pattern (never the raw path: ids would make a label per request),
  * and a debug line per request: method, route, status, time and request id, never the
  * path's ids, the query or the body. */
-function observeRequest(metrics: Metrics, method: string, route: string, status: number, started: bigint | undefined, requestId: unknown): void {
+function observeRequest(metrics: Metrics | null, method: string, route: string, status: number, started: bigint | undefined, requestId: unknown): void {
   const labels = { method, route: route || 'unmatched', status: String(status) };
   const seconds = started === undefined ? undefined : Number(process.hrtime.bigint() - started) / 1e9;
-  metrics.httpRequests.inc(labels);
-  if (seconds !== undefined) metrics.httpDuration.observe(labels, seconds);
+  metrics?.httpRequests.inc(labels);
+  if (seconds !== undefined) metrics?.httpDuration.observe(labels, seconds);
   access.debug({ msg: 'request', ...labels, ms: seconds === undefined ? null : Math.round(seconds * 1e4) / 10, requestId });
 }
 
