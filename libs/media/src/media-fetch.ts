@@ -9,9 +9,8 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, LookupFunction } from 'node:net';
 import { DomainError } from '@cds/errors';
-import { checkEgressUrl, EgressPolicy, EgressTarget, Resolver } from '@cds/webhooks';
+import { checkEgressUrl, EgressPolicy, EgressTarget, pinnedRequestOptions, Resolver, untilAborted } from '@cds/webhooks';
 import { mediaFetchFailed } from './media-errors';
 import { isRedirect, redirectTarget } from './media-redirect';
 
@@ -49,7 +48,7 @@ export async function fetchMedia(url: string, o: MediaFetchOptions): Promise<Fet
   try {
     let current = url;
     for (let redirects = 0; ; redirects++) {
-      const target = await beforeDeadline(checkEgressUrl(current, { ...o.egress, resolve: o.resolve }), deadline.signal);
+      const target = await untilAborted(checkEgressUrl(current, { ...o.egress, resolve: o.resolve }), deadline.signal);
       if (target === undefined) throw timedOut(o);
       const answer = await get(target, o, deadline.signal);
       if (answer.kind === 'body') return { bytes: answer.bytes, finalUrl: target.url.href, contentType: answer.contentType };
@@ -63,27 +62,7 @@ export async function fetchMedia(url: string, o: MediaFetchOptions): Promise<Fet
 
 /** Options that reach a vetted address while the request still names the original host. */
 export function mediaRequestOptions(target: EgressTarget): https.RequestOptions {
-  const { url, addresses } = target;
-  const hostname = url.hostname.replace(/^\[|\]$/g, '');
-  return {
-    method: 'GET',
-    host: hostname,
-    port: url.port || (url.protocol === 'https:' ? 443 : 80),
-    path: `${url.pathname}${url.search}`,
-    headers: { ...MEDIA_FETCH_HEADERS, host: url.host },
-    lookup: pinnedLookup(addresses),
-    // SNI takes a name, never an IP; certificates do not carry the root's trailing dot.
-    ...(url.protocol === 'https:' && !isIP(hostname) ? { servername: hostname.replace(/\.$/, '') } : {}),
-    agent: false, // no pooled socket that an earlier resolution opened
-  };
-}
-
-function pinnedLookup(addresses: string[]): LookupFunction {
-  const entries = addresses.map((address) => ({ address, family: isIP(address.split('%')[0]) }));
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, entries);
-    else callback(null, entries[0].address, entries[0].family);
-  };
+  return pinnedRequestOptions(target, 'GET', { ...MEDIA_FETCH_HEADERS });
 }
 
 function get(target: EgressTarget, o: MediaFetchOptions, signal: AbortSignal): Promise<Answer> {
@@ -134,23 +113,4 @@ function get(target: EgressTarget, o: MediaFetchOptions, signal: AbortSignal): P
 
 function timedOut(o: MediaFetchOptions): DomainError {
   return mediaFetchFailed(`timed out after ${o.timeoutMs} ms`);
-}
-
-/** The promise's value, or undefined if the deadline passes first. */
-function beforeDeadline<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise<T | undefined>((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
 }

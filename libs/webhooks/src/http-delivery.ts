@@ -6,9 +6,9 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { checkEgressUrl, EgressPolicy, EgressTarget, Resolver } from './egress-guard';
+import { pinnedRequestOptions, untilAborted } from './pinned-request';
 
 export interface DeliveryRequest {
   url: string;
@@ -67,32 +67,9 @@ export async function deliver(request: DeliveryRequest): Promise<DeliveryResult>
 
 /** Options that reach the vetted address while the request still names the original host. */
 export function requestOptions(target: EgressTarget, request: Pick<DeliveryRequest, 'body' | 'headers'>): https.RequestOptions {
-  const { url, addresses } = target;
-  const hostname = url.hostname.replace(/^\[|\]$/g, '');
-  return {
-    method: 'POST',
-    host: hostname,
-    port: url.port || (url.protocol === 'https:' ? 443 : 80),
-    path: `${url.pathname}${url.search}`,
-    headers: {
-      'content-type': 'application/json',
-      ...request.headers,
-      host: url.host,
-      'content-length': String(Buffer.byteLength(request.body)),
-    },
-    lookup: pinnedLookup(addresses),
-    // SNI takes a name, never an IP; certificates do not carry the root's trailing dot.
-    ...(url.protocol === 'https:' && !isIP(hostname) ? { servername: hostname.replace(/\.$/, '') } : {}),
-    agent: false, // no pooled socket that an earlier resolution opened
-  };
-}
-
-function pinnedLookup(addresses: string[]): LookupFunction {
-  const entries = addresses.map((address) => ({ address, family: isIP(address.split('%')[0]) }));
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, entries);
-    else callback(null, entries[0].address, entries[0].family);
-  };
+  return pinnedRequestOptions(target, 'POST', {
+    'content-type': 'application/json', ...request.headers, 'content-length': String(Buffer.byteLength(request.body)),
+  });
 }
 
 function post(target: EgressTarget, request: DeliveryRequest, signal: AbortSignal, timedOut: string): Promise<Exchange> {
@@ -133,24 +110,5 @@ function post(target: EgressTarget, request: DeliveryRequest, signal: AbortSigna
     signal.addEventListener('abort', onAbort, { once: true });
     if (signal.aborted) return finish(timedOut);
     req.end(request.body);
-  });
-}
-
-/** The promise's value, or undefined if the signal fires first. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise<T | undefined>((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
   });
 }

@@ -18,6 +18,7 @@ export { classifyIp } from './ip-range';
 export type { IpRange } from './ip-range';
 
 export { deliver } from './http-delivery';
+export { pinnedRequestOptions, untilAborted } from './pinned-request';
 export type { DeliveryRequest, DeliveryResult } from './http-delivery';
 
 export {
