@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { Metrics } from '@cds/metrics';
 import { withRequestId } from '@cds/logging';
 import { DomainError } from '@cds/errors';
-import { BatchAccepted, BatchCompleted, BatchFailed, envelope, EventSchemaError, upcast } from '@cds/events';
+import { BatchAccepted, BatchCompleted, BatchFailed, envelope } from '@cds/events';
 import { EVENT_LOG, EventLog, LogFollower, StoredEvent } from '@cds/event-log';
-import { READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
+import { liftBatch, READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { BatchChecker } from './batch-checker.service';
 
@@ -42,15 +42,8 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async handle(batch: StoredEvent[]): Promise<void> {
-    for (const stored of batch) {
-      let event;
-      try {
-        event = upcast(stored.event);
-      } catch (err) {
-        if (!(err instanceof EventSchemaError)) throw err;
-        this.logger.error(`skipped ${stored.topic}/${stored.partition}@${stored.offset}: ${err.message}`);
-        continue;
-      }
+    for (const stored of liftBatch(batch, this.logger)) {
+      const event = stored.event;
       if (event.type !== 'batch.accepted') continue;
       await this.readModels.waitFor([stored], 30_000);
       const doc = await webhookReadModels(this.readModels).getBatch(event.tenantId, event.data.batchId);

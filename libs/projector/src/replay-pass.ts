@@ -1,27 +1,11 @@
 import { Logger } from '@nestjs/common';
-import { DomainEvent, EventSchemaError, TOPICS, upcast } from '@cds/events';
-import { EventLog, StoredEvent } from '@cds/event-log';
-import { ProjectedEvent, ReadModels } from '@cds/read-models';
+import { TOPICS } from '@cds/events';
+import { EventLog } from '@cds/event-log';
+import { liftBatch, ReadModels } from '@cds/read-models';
+
+export { liftBatch };
 
 const READ_BATCH = 5000;
-
-/** Lift stored events to their current schema. An event that cannot be read is parked
- * (logged with its position and skipped) rather than blocking the stream forever. */
-export function liftBatch(batch: StoredEvent[], logger: Pick<Logger, 'error'>): ProjectedEvent[] {
-  const out: ProjectedEvent[] = [];
-  for (const s of batch) {
-    let event: DomainEvent;
-    try {
-      event = upcast(s.event);
-    } catch (err) {
-      if (!(err instanceof EventSchemaError)) throw err;
-      logger.error(`parked ${s.topic}/${s.partition}@${s.offset} (${s.event?.type}): ${err.message}`);
-      continue;
-    }
-    out.push({ topic: s.topic, partition: s.partition, offset: s.offset, event });
-  }
-  return out;
-}
 
 /**
  * One pass over every partition of every topic: apply from `next` (the next offset per

@@ -14,3 +14,4 @@ export { ElasticsearchReadModels } from './elasticsearch/elasticsearch-read-mode
 export type { ElasticsearchReadModelsOptions } from './elasticsearch/elasticsearch-read-models.adapter';
 export { openElasticsearchWithRetry } from './elasticsearch/open-with-retry';
 export { deferredReadModels } from './elasticsearch/deferred-read-models';
+export { liftBatch } from './lift-batch';

@@ -4,9 +4,9 @@ import { withRequestId } from '@cds/logging';
 import { performance } from 'node:perf_hooks';
 import { mediaRef } from '@cds/blob-store';
 import { DomainError, invalid } from '@cds/errors';
-import { envelope, EventSchemaError, upcast, VideoAccepted, VideoFrameScore } from '@cds/events';
+import { envelope, VideoAccepted, VideoFrameScore } from '@cds/events';
 import { EVENT_LOG, EventLog, LogFollower, StoredEvent } from '@cds/event-log';
-import { BatchDoc, READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
+import { BatchDoc, liftBatch, READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { ContentScorer } from '../content-scorer.service';
 import { PolicyCatalog } from '../policy-catalog.service';
@@ -47,15 +47,8 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async handle(batch: StoredEvent[]): Promise<void> {
-    for (const stored of batch) {
-      let event;
-      try {
-        event = upcast(stored.event);
-      } catch (err) {
-        if (!(err instanceof EventSchemaError)) throw err;
-        this.logger.error(`skipped ${stored.topic}/${stored.partition}@${stored.offset}: ${err.message}`);
-        continue;
-      }
+    for (const stored of liftBatch(batch, this.logger)) {
+      const event = stored.event;
       if (event.type !== 'video.accepted') continue;
       await this.readModels.waitFor([stored], 30_000);
       const job = await webhookReadModels(this.readModels).getBatch(event.tenantId, event.data.decisionId);

@@ -1,0 +1,22 @@
+import { DomainEvent, EventSchemaError, upcast } from '@cds/events';
+import { StoredEvent } from '@cds/event-log';
+import { ProjectedEvent } from './read-models.port';
+
+/** Lift stored events to their current schema. An event that cannot be read is parked
+ * (logged with its position and skipped) rather than blocking the stream forever. */
+export function liftBatch(batch: StoredEvent[], logger: { error(message: string): void }): ProjectedEvent[] {
+  const out: ProjectedEvent[] = [];
+  for (const s of batch) {
+    let event: DomainEvent;
+    try {
+      event = upcast(s.event);
+    } catch (err) {
+      if (!(err instanceof EventSchemaError)) throw err;
+      logger.error(`parked ${s.topic}/${s.partition}@${s.offset} (${s.event?.type}): ${err.message}`);
+      continue;
+    }
+    out.push({ topic: s.topic, partition: s.partition, offset: s.offset, event });
+  }
+  return out;
+}
+
