@@ -5,3 +5,4 @@ export { evaluate } from './policy.evaluator';
 export { DEFAULT_SIGNAL_FOLDING, foldSignals, scoresForDryRun } from './signal-folding';
 export { validateScores } from './score-map.validator';
 export { POLICY_ID_PATTERN, POLICY_ID_MESSAGE } from './policy-id';
+export { getOwn, setOwn } from './own-record';

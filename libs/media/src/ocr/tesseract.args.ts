@@ -27,7 +27,7 @@ export function tesseractLanguage(language: string): string {
 /** Tesseract's default, fully automatic page segmentation: finds blocks of text anywhere. */
 export const DEFAULT_TESSERACT_PSM = 3;
 
-/** Page segmentation modes that produce text (0 is orientation only; 2 is not implemented). */
+/** Page segmentation modes that produce text (0 finds orientation only; Tesseract itself does not offer 2). */
 const TEXT_PSMS = new Set([1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
 
 /** Arguments for one OCR run: the image (PNG) on stdin, plain text on stdout. */

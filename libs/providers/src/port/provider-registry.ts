@@ -1,6 +1,6 @@
 import { invalid } from '@cds/errors';
 import { ScoreMap } from '@cds/events';
-import { foldSignals, SignalFolding } from '@cds/policy';
+import { foldSignals, getOwn, setOwn, SignalFolding } from '@cds/policy';
 import { Modality, ModerationProvider, ProviderRegistry } from './provider.port';
 
 /** Folds each provider's raw signals with that provider's map and merges by max. Signals
@@ -10,15 +10,10 @@ export function foldByProvider(
   signalsByProvider: Record<string, ScoreMap>,
   foldingOf: (provider: string) => SignalFolding,
 ): ScoreMap {
-  const out: ScoreMap = {};
-  for (const provider of Object.keys(signalsByProvider)) {
-    const folded = foldSignals(signalsByProvider[provider] ?? {}, foldingOf(provider));
-    for (const [name, v] of Object.entries(folded)) {
-      const prev = Object.prototype.hasOwnProperty.call(out, name) ? out[name] : undefined;
-      if (prev === undefined || v > prev) Object.defineProperty(out, name, { value: v, enumerable: true, writable: true, configurable: true });
-    }
-  }
-  return out;
+  const providers = Object.keys(signalsByProvider);
+  // One provider (every local check): its folded scores as they are.
+  if (providers.length === 1) return foldSignals(signalsByProvider[providers[0]] ?? {}, foldingOf(providers[0]));
+  return mergeSignals(...providers.map((p) => foldSignals(signalsByProvider[p] ?? {}, foldingOf(p))));
 }
 
 /** Signal maps merged by max: the signals of several frames, or of an image and its text. */
@@ -27,8 +22,8 @@ export function mergeSignals(...maps: ScoreMap[]): ScoreMap {
   for (const m of maps) {
     for (const [name, v] of Object.entries(m)) {
       if (typeof v !== 'number' || Number.isNaN(v)) continue;
-      const prev = Object.prototype.hasOwnProperty.call(out, name) ? out[name] : undefined;
-      if (prev === undefined || v > prev) Object.defineProperty(out, name, { value: v, enumerable: true, writable: true, configurable: true });
+      const prev = getOwn(out, name);
+      if (prev === undefined || v > prev) setOwn(out, name, v);
     }
   }
   return out;
