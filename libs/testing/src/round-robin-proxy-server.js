@@ -21,9 +21,15 @@ const server = http.createServer((req, res) => {
     upRes.once('error', drop);
     upRes.once('aborted', drop);
   });
-  // An upstream that answers before reading the whole body (413) closes its side of the
-  // request: the answer still goes to the client.
-  up.on('error', () => (answered ? req.unpipe(up) : drop()));
+  // An upstream that answers before reading the whole body (413) may close its side of
+  // the request: the answer still goes to the client, and the rest of the client's body
+  // is read and thrown away, so the client's keep-alive connection stays in step (left
+  // unread, it would be taken for the start of the next request).
+  up.on('error', () => {
+    if (!answered) return drop();
+    req.unpipe(up);
+    req.resume();
+  });
   req.pipe(up);
 });
 server.listen(listen, '127.0.0.1', () => process.stdout.write(JSON.stringify({ port: server.address().port }) + '\n'));
