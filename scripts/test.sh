@@ -10,7 +10,8 @@
 #   1. unit + integration (file log, SQLite) + kafka and elasticsearch (adapters on the
 #      real servers)
 #      + kafka-fault (adapter while a private broker restarts) + e2e on fastify
-#   2. e2e on express
+#   2. e2e on express, and the API description checked against the running service by
+#      schemathesis on both adapters (scripts/api-contract.sh)
 #   3. e2e in distributed mode (E2E_MODE=distributed: projector, worker, two api
 #      replicas behind a round-robin proxy, on Kafka + Elasticsearch) + the distributed
 #      fault tests (test/distributed)
@@ -51,5 +52,8 @@ step "unit, integration, kafka, elasticsearch, kafka-fault, e2e (fastify, embedd
 "${JEST[@]}" --selectProjects unit integration kafka elasticsearch kafka-fault e2e
 step "e2e (express, embedded)"
 E2E_HTTP_ADAPTER=express "${JEST[@]}" --selectProjects e2e
+step "API contract: schemathesis against GET /v1/openapi.json (fastify, express)"
+scripts/api-contract.sh fastify
+scripts/api-contract.sh express
 step "e2e + fault tests (fastify, distributed: Kafka + Elasticsearch, 2 api replicas)"
 E2E_MODE=distributed "${JEST[@]}" --selectProjects e2e distributed

@@ -6,6 +6,7 @@ import { stopOnSignal } from '@cds/probes';
 import { AppModule } from './app.module';
 import { createHttpApp, drainAndClose } from './http/http-adapter';
 import { AdminKey } from './keys/admin-key';
+import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi';
 
 
 async function main(): Promise<void> {
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
   configureLogging({ role: config.ROLE, format: config.LOG_FORMAT, level: config.LOG_LEVEL });
   const admin = AdminKey.fromConfig(config);
   const app = await createHttpApp(AppModule.forRoot(config, admin), config, new Logger('Nest'));
+  // GET /v1/openapi.json and Swagger UI at /docs, public like /health.
+  serveOpenApi(app, buildOpenApiDocument(app, '1.0'));
   await app.listen(config.PORT, config.HOST);
   // SIGTERM: stop accepting, close idle keep-alive connections, let what is in flight
   // answer, run the shutdown hooks (consumers leave their groups, the log closes), exit 0.

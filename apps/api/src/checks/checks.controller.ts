@@ -1,11 +1,20 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Principal } from '@cds/auth';
 import { CurrentPrincipal, RequireScope } from '../http/auth.decorators';
 import { CheckContentCommand, CheckMultimodalCommand, CheckRequestDto, MultimodalRequestDto } from '@cds/checks';
 import { DryRunRequestDto } from './dry-run.dto';
 import { DryRunQuery } from './dry-run.query';
+import { ApiAnswer, ApiBodyErrors, ApiErrors } from '../openapi/api-docs.decorators';
 
+const IDEMPOTENCY_KEY = ApiHeader({
+  name: 'Idempotency-Key',
+  required: false,
+  description: 'the same key (or body requestId) sent again answers the decision already made, without checking again',
+});
+
+@ApiTags('checks')
 @Controller('v1/check')
 @RequireScope('checks')
 export class ChecksController {
@@ -13,18 +22,32 @@ export class ChecksController {
 
   @Post()
   @HttpCode(200)
+  @ApiOperation({ summary: 'Evaluate one piece of content (text, or an image as base64, data URI, URL or media reference)' })
+  @IDEMPOTENCY_KEY
+  @ApiAnswer(200, 'CheckDecision')
+  @ApiBodyErrors()
+  @ApiErrors(404)
   check(@CurrentPrincipal() p: Principal, @Body() body: CheckRequestDto, @Headers('idempotency-key') key?: string) {
     return this.commands.execute(new CheckContentCommand(p, body, idempotencyKey(key)));
   }
 
   @Post('multimodal')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Several content kinds (text, up to 10 images, a video) in one decision' })
+  @IDEMPOTENCY_KEY
+  @ApiAnswer(200, 'MultimodalDecision')
+  @ApiBodyErrors()
+  @ApiErrors(404)
   multimodal(@CurrentPrincipal() p: Principal, @Body() body: MultimodalRequestDto, @Headers('idempotency-key') key?: string) {
     return this.commands.execute(new CheckMultimodalCommand(p, body, idempotencyKey(key)));
   }
 
   @Post('dry-run')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Evaluate a stored or unsaved policy against mock scores or signals; calls no provider, records nothing' })
+  @ApiAnswer(200, 'DryRunResult')
+  @ApiBodyErrors()
+  @ApiErrors(404)
   dryRun(@CurrentPrincipal() p: Principal, @Body() body: DryRunRequestDto) {
     return this.queries.execute(new DryRunQuery(p, body));
   }

@@ -1,13 +1,16 @@
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { Principal, Scope } from '@cds/auth';
+import { ApiExtension } from '@nestjs/swagger';
+import { ApiKeyed } from '../openapi/api-docs.decorators';
 
 export const SCOPE_KEY = 'cds:scope';
 export const PUBLIC_KEY = 'cds:public';
 
-/** The scope a key needs for this route. */
-export const RequireScope = (scope: Scope) => SetMetadata(SCOPE_KEY, scope);
-/** Health probes: no key, no rate limit. */
-export const Public = () => SetMetadata(PUBLIC_KEY, true);
+/** The scope a key needs for this route (and, in the API description, the key and the
+ * 401/403/429/503 answers the guard gives). */
+export const RequireScope = (scope: Scope) => applyDecorators(SetMetadata(SCOPE_KEY, scope), ApiKeyed());
+/** Health probes: no key, no rate limit (no security in the API description). */
+export const Public = () => applyDecorators(SetMetadata(PUBLIC_KEY, true), ApiExtension('x-public', true));
 
 /** The authenticated caller, set by the AuthGuard. */
 export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {

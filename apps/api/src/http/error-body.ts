@@ -19,6 +19,9 @@ export const STATUS_OF: Record<DomainErrorKind, number> = {
   unavailable: 503,
 };
 
+/** Longest path parameter (ids) fastify routes; past it, 414 URI_TOO_LONG. */
+export const MAX_PATH_PARAM_LENGTH = 1024;
+
 /** Errors raised by the HTTP frameworks themselves (body parsing, limits), by their
  * own codes, mapped onto the spec's statuses and our stable codes. */
 export function frameworkError(err: { code?: string; type?: string; status?: number; statusCode?: number; message?: string }):
@@ -39,8 +42,12 @@ export function frameworkError(err: { code?: string; type?: string; status?: num
     case 'request.aborted':
     case 'request.size.invalid':
       return { status: 400, body: { error: 'Malformed request body', code: 'INVALID_JSON', details: describe(err.message) } };
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { status: 414, body: { error: 'URI too long', code: 'URI_TOO_LONG', details: `a path segment is longer than ${MAX_PATH_PARAM_LENGTH} characters` } };
+    case 'FST_ERR_BAD_URL':
+      return { status: 400, body: { error: 'Malformed URL', code: 'BAD_URL', details: 'the request path is not a valid URL (bad percent-encoding?)' } };
     default:
-      break; // not a body error of the frameworks' own
+      break; // not an error of the frameworks' own
   }
   if (err instanceof SyntaxError) {
     return { status: 400, body: { error: 'Malformed request body', code: 'INVALID_JSON', details: describe(err.message) } };

@@ -9,6 +9,7 @@ import { acceptRequestId, REQUEST_ID_HEADER, withRequestId } from '@cds/logging'
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { DEFAULT_MULTIPART_LIMITS, isMultipartRequest, MULTIPART_LIMITS, MultipartLimits, registerFastifyMultipart } from './multipart';
 import { sendJson } from './reply';
+import { MAX_PATH_PARAM_LENGTH } from './error-body';
 
 /**
  * The one seam where the HTTP framework is chosen (HTTP_ADAPTER): fastify by default,
@@ -76,7 +77,18 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     });
     return app;
   }
-  const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_BYTES, trustProxy: false, return503OnClosing: true });
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.MAX_BODY_BYTES,
+    trustProxy: false,
+    return503OnClosing: true,
+    maxParamLength: MAX_PATH_PARAM_LENGTH,
+    // Errors fastify raises before any route (a path parameter too long, a malformed URL)
+    // answer the spec's error body too.
+    frameworkErrors: (err: Error, _req: unknown, reply: any) => {
+      const { status, body } = filter.toResponse(err);
+      reply.code(status).send(body);
+    },
+  });
   // bodyParser false: Nest would otherwise register its own application/json parser at
   // init, ahead of ours, and a malformed JSON body would answer another code.
   const app = await NestFactory.create<NestFastifyApplication>(module as any, adapter, { ...options, bodyParser: false });

@@ -1,10 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Principal } from '@cds/auth';
+import { ApiAnswer, ApiBodyErrors, ApiErrors } from '../openapi/api-docs.decorators';
 import { CurrentPrincipal, RequireScope } from '../http/auth.decorators';
 import { PolicyImpactDto, SavePolicyDto } from './policies.dto';
 import { PolicyImpact } from './policy-impact.service';
 import { PoliciesService } from './policies.service';
 
+@ApiTags('policies')
 @Controller('v1/policies')
 @RequireScope('policies')
 export class PoliciesController {
@@ -12,6 +15,10 @@ export class PoliciesController {
 
   /** 201 when the policy is new, 200 when it replaced an earlier version. */
   @Post()
+  @ApiOperation({ summary: 'Create or update a policy from YAML (201 new, 200 replaced); invalid YAML is a 422 naming the line' })
+  @ApiAnswer(201, 'Policy', 'Created')
+  @ApiAnswer(200, 'Policy', 'Replaced an earlier version')
+  @ApiBodyErrors()
   async save(@CurrentPrincipal() p: Principal, @Body() body: SavePolicyDto, @Res({ passthrough: true }) reply: any) {
     const { created, policy } = await this.policies.save(p, body.policyId, body.yamlContent);
     reply.status(created ? 201 : 200);
@@ -19,6 +26,8 @@ export class PoliciesController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'Every policy of this tenant, built-in ones included' })
+  @ApiAnswer(200, 'PolicyList')
   async list(@CurrentPrincipal() p: Principal) {
     return { policies: await this.policies.list(p) };
   }
@@ -26,11 +35,18 @@ export class PoliciesController {
   /** What a candidate policy would change in the decisions made under this one. */
   @Post(':policyId/impact')
   @HttpCode(200)
+  @ApiOperation({ summary: 'What a candidate policy would change in the decisions made under this one (replayed from stored signals)' })
+  @ApiAnswer(200, 'ImpactReport')
+  @ApiBodyErrors()
+  @ApiErrors(404)
   report(@CurrentPrincipal() p: Principal, @Param('policyId') policyId: string, @Body() body: PolicyImpactDto) {
     return this.impact.report(p, policyId, body);
   }
 
   @Get(':policyId')
+  @ApiOperation({ summary: 'One policy' })
+  @ApiAnswer(200, 'Policy')
+  @ApiErrors(404)
   get(@CurrentPrincipal() p: Principal, @Param('policyId') policyId: string) {
     return this.policies.get(p, policyId);
   }

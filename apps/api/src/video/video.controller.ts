@@ -1,10 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, StreamableFile } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Principal } from '@cds/auth';
+import { ApiAnswer, ApiBodyErrors, ApiErrors } from '../openapi/api-docs.decorators';
 import { CurrentPrincipal, Public, RequireScope } from '../http/auth.decorators';
 import { MultipartBody, MultipartForm } from '../http/multipart';
 import { VideoCheckDto } from './video.dto';
 import { VideoService } from './video.service';
 
+@ApiTags('video')
 @Controller('v1/video')
 @RequireScope('checks')
 export class VideoController {
@@ -12,22 +15,52 @@ export class VideoController {
 
   @Post('check')
   @HttpCode(202)
+  @ApiOperation({ summary: 'Moderate a video by URL, in the background' })
+  @ApiAnswer(202, 'VideoAccepted', 'Accepted')
+  @ApiBodyErrors()
+  @ApiErrors(404)
   check(@CurrentPrincipal() p: Principal, @Body() body: VideoCheckDto) {
     return this.videos.check(p, body);
   }
 
   @Post('upload')
   @HttpCode(202)
+  @ApiOperation({ summary: 'Moderate an uploaded video (multipart/form-data, at most 100 MB), in the background' })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['video', 'policyId'],
+      properties: {
+        video: { type: 'string', format: 'binary' },
+        policyId: { type: 'string' },
+        webhookUrl: { type: 'string' },
+        maxDurationSeconds: { type: 'integer', minimum: 1, default: 300, description: 'a longer video is refused (422 VIDEO_TOO_LONG)' },
+        frameInterval: { type: 'number' },
+        maxFrames: { type: 'integer' },
+      },
+    },
+  })
+  @ApiAnswer(202, 'VideoAccepted', 'Accepted')
+  @ApiBodyErrors()
+  @ApiErrors(404, 415)
   upload(@CurrentPrincipal() p: Principal, @MultipartBody() form: MultipartForm) {
     return this.videos.upload(p, form);
   }
 
   @Get('status/:decisionId')
+  @ApiOperation({ summary: 'Progress of a video decision' })
+  @ApiAnswer(200, 'VideoStatus')
+  @ApiErrors(404)
   status(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string) {
     return this.videos.status(p, id);
   }
 
   @Get('result/:decisionId')
+  @ApiOperation({ summary: 'The result once completed (200); the progress while processing (202); the reason when failed (200, status failed)' })
+  @ApiAnswer(200, 'VideoResult')
+  @ApiAnswer(202, 'VideoResult', 'Still processing')
+  @ApiErrors(404)
   async result(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string, @Res({ passthrough: true }) reply: any) {
     const { status, body } = await this.videos.result(p, id);
     reply.status(status);
@@ -37,6 +70,12 @@ export class VideoController {
   /** A signed, expiring capability URL (from the result's `evidence.url`): no API key. */
   @Public()
   @Get('evidence/:decisionId/:frame')
+  @ApiOperation({ summary: 'A flagged frame, by the signed expiring URL of a result (no API key)' })
+  @ApiQuery({ name: 'tenant', required: true, schema: { type: 'string' } })
+  @ApiQuery({ name: 'expires', required: true, schema: { type: 'string' } })
+  @ApiQuery({ name: 'sig', required: true, schema: { type: 'string' } })
+  @ApiResponse({ status: 200, description: 'the frame', content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiErrors(403, 404)
   async evidence(@Param('decisionId') decisionId: string, @Param('frame') frame: string, @Query() q: Record<string, unknown>) {
     const jpeg = await this.videos.evidence({ tenant: q.tenant, decisionId, frame, expires: q.expires, sig: q.sig });
     return new StreamableFile(jpeg, { type: 'image/jpeg', length: jpeg.length, disposition: 'inline' });

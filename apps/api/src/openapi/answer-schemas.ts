@@ -1,0 +1,276 @@
+import { ACTION_TYPES, GUARDRAIL_ACTIONS, GUARDRAIL_CATEGORIES, MAINTAINER_REPUTATIONS, PERMISSIONS, SKILL_SOURCES } from '@cds/guardrails';
+import { SCOPES } from '@cds/auth';
+import { PROJECT_ID_PATTERN } from '../guardrails/project-access';
+import { SESSION_TTL } from '../guardrails/guardrail-sessions.service';
+import { anyObject, arr, bool, dateTime, int, mapOf, nullable, num, obj, oneOfValues, ref, Schema, str, uuid } from './schema-builders';
+
+/**
+ * The schemas of what the service answers (and of the guardrail bodies, which the
+ * guardrail engine validates itself rather than a DTO). Request DTOs are described from
+ * their class-validator decorators (openapi.ts); these are the other half, written
+ * against the services' answers and checked against the running service by schemathesis.
+ */
+const ACTIONS = ['allow', 'warn', 'flag', 'block'] as const;
+const action = oneOfValues(ACTIONS, 'allow, warn, flag or block');
+const error = obj({ code: str(), message: str(), details: str() });
+const keys = <T extends object>(o: T) => Object.keys(o) as string[];
+
+const category = obj(
+  {
+    category: str('category name, e.g. violence, sexual, hate, harassment, self-harm'),
+    score: num('confidence, 0 to 1', { minimum: 0, maximum: 1 }),
+    threshold: num('the policy threshold for the category'),
+    triggered: bool('true when score >= threshold'),
+  },
+);
+
+const checkDecision = obj({
+  safe: bool('true if the content is safe'),
+  flagged: bool('true if any category triggered'),
+  action,
+  categories: arr(ref('CategoryResult')),
+  decisionId: uuid(),
+  provider: str('the provider that scored the content'),
+  latency: num('milliseconds'),
+  cost: num('USD'),
+});
+
+const part = obj(
+  {
+    contentType: oneOfValues(['text', 'image', 'video']),
+    signals: mapOf(mapOf(num()), 'raw signals per provider'),
+    categories: arr(ref('CategoryResult')),
+    action,
+    safe: bool(),
+    flagged: bool(),
+  },
+  {
+    contentRef: nullable(str('media:sha256:<hex> of an image, the image URL, or null for text')),
+    ocrText: nullable(str('text read in the image')),
+    media: nullable(anyObject('media facts: format, size, frames, timestamp of a video frame')),
+    frameNumber: int(),
+    timestamp: num(),
+  },
+  'one item scored in a decision',
+);
+
+const storedDecision = obj(
+  {
+    decisionId: uuid(),
+    content: str('the original content (for images, the media reference)'),
+    safe: bool(),
+    action,
+    timestamp: dateTime('ISO 8601 UTC'),
+    policyId: str('policy applied'),
+  },
+  {
+    policyVersion: int(),
+    flagged: bool(),
+    categories: arr(ref('CategoryResult')),
+    contentType: oneOfValues(['text', 'image', 'video', 'multimodal']),
+    language: nullable(str()),
+    metadata: nullable(anyObject()),
+    requestId: nullable(str()),
+    provider: str(),
+    signals: mapOf(mapOf(num()), 'raw signals per provider, as they were stored'),
+    parts: nullable(arr(ref('DecisionPart'))),
+    latency: num(),
+    cost: num(),
+  },
+);
+
+const policy = obj(
+  {
+    policyId: str(),
+    name: str(),
+    categories: mapOf(obj({ threshold: num(), action }), 'keyed by category name'),
+  },
+  { version: int(), builtIn: bool(), yamlContent: str(), createdAt: dateTime(), updatedAt: dateTime(), description: nullable(str()) },
+);
+
+const impactChange = obj({
+  from: action,
+  to: action,
+  count: int(),
+  categories: arr(obj({ category: str(), count: int() }), 'the candidate categories that decided the new action'),
+  sampleDecisionIds: arr(uuid()),
+});
+const actionCounts = obj(Object.fromEntries(ACTIONS.map((a) => [a, int()])));
+const impactReport = obj({
+  policyId: str(),
+  candidate: obj({ name: str() }),
+  window: obj({
+    from: nullable(dateTime()), to: nullable(dateTime()), limit: int(), cut: bool('true when more decisions were in the window than limit'),
+    oldest: nullable(dateTime()), newest: nullable(dateTime()),
+  }),
+  evaluated: int(),
+  unchanged: int(),
+  changed: int(),
+  changes: arr(ref('ImpactChange')),
+  actions: obj({ before: actionCounts, after: actionCounts }),
+  replayMs: num(),
+});
+
+const webhook = obj(
+  { id: uuid(), url: str(), events: arr(str()), description: nullable(str()), enabled: bool() },
+  { disabledReason: nullable(str()), createdAt: dateTime(), updatedAt: dateTime() },
+);
+const delivery = obj(
+  { timestamp: dateTime(), status: oneOfValues(['succeeded', 'failed']), responseCode: nullable(int()) },
+  {
+    deliveryId: str(), attempt: int(), eventId: str(), eventType: str(), durationMs: num(), error: nullable(str()),
+    nextAttemptAt: nullable(dateTime()), url: str(), test: bool(),
+  },
+);
+
+const apiKey = obj(
+  { id: uuid(), name: str(), scopes: arr(oneOfValues(SCOPES)), tenantId: str(), prefix: str(), createdAt: dateTime(), revokedAt: nullable(dateTime()) },
+);
+
+const batchItemResult = obj(
+  { id: str() },
+  { safe: bool(), action, decisionId: uuid(), error: obj({ code: str(), message: str(), details: str() }, {}, 'this item failed; the rest of the batch did not') },
+);
+
+const videoProgress = obj({ framesProcessed: int(), framesTotal: int(), percentComplete: int(undefined, { minimum: 0, maximum: 100 }) });
+const frameResult = obj(
+  { frameNumber: int(), timestamp: num('position in the video, seconds'), safe: bool(), flagged: bool(), categories: arr(ref('CategoryResult')) },
+  { action, ocrText: str(), evidence: obj({ url: str('signed URL of the frame, no API key needed'), expiresAt: dateTime() }) },
+);
+
+const guardrailPolicy = obj(
+  { sensitivePathPrefixes: arr(str()), networkAllowlist: arr(str()), blockShellPatterns: arr(str()), requireApprovalScore: num() },
+);
+const partialGuardrailPolicy: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'any subset of the project policy fields; the missing ones come from the project policy, then the defaults',
+  properties: { sensitivePathPrefixes: arr(str()), networkAllowlist: arr(str()), blockShellPatterns: arr(str()), requireApprovalScore: num() },
+};
+const historyEntry = obj(
+  { version: str('opaque version identifier'), updatedAt: dateTime(), updatedBy: str(), policy: ref('GuardrailPolicy') },
+  { restoredVersion: nullable(str('the version this one restored (a rollback)')) },
+);
+const permissions = arr(oneOfValues(keys(PERMISSIONS)));
+/** A project id as the guardrail endpoints take it. */
+export const projectId = str('the project: 1-128 letters, digits, ".", "_", ":" or "-"', { pattern: PROJECT_ID_PATTERN.source });
+
+export const ANSWER_SCHEMAS: Record<string, Schema> = {
+  ErrorBody: obj({ error: str('what went wrong'), code: str('machine-readable code, e.g. INVALID_API_KEY'), details: str('what to change') }),
+  RateLimited: obj({ error: str(), retryAfter: int('seconds') }, { code: str('RATE_LIMITED'), details: str() }),
+  CategoryResult: category,
+  CheckDecision: checkDecision,
+  ReplayedDecision: {
+    allOf: [
+      ref('CheckDecision'),
+      obj({ policyId: str(), policyVersion: int(), replayed: bool(), original: obj({ policyId: str(), policyVersion: int(), action, safe: bool() }) }),
+    ],
+  },
+  DecisionPart: part,
+  StoredDecision: storedDecision,
+  DecisionList: obj({ decisions: arr(ref('StoredDecision')) }),
+  CurlCommand: obj({ curl: str('a command reproducing the check; the key is read from $API_KEY') }),
+  DryRunResult: obj({ dryRun: bool(), categories: arr(ref('CategoryResult')), flagged: bool(), safe: bool(), action }, { policyId: nullable(str()) }),
+  MultimodalResult: obj(
+    { contentType: oneOfValues(['text', 'image', 'video']), safe: bool(), flagged: bool(), action, categories: arr(ref('CategoryResult')) },
+    { contentRef: str('for images, the URL or media reference; absent for text'), frames: int() },
+  ),
+  MultimodalDecision: obj({
+    decisionId: uuid(), safe: bool(), flagged: bool(), action, results: arr(ref('MultimodalResult')), totalLatency: num('ms'), totalCost: num('USD'),
+  }),
+  BatchItemResult: batchItemResult,
+  BatchResult: obj({ items: arr(ref('BatchItemResult')) }),
+  AsyncBatchAccepted: obj(
+    { batchId: uuid(), status: oneOfValues(['processing']), totalItems: int() },
+    { webhookSecret: str('signing secret of the deliveries, when no registered webhook has this URL (shown once)'), signingWebhookId: uuid() },
+  ),
+  AsyncBatch: obj(
+    { batchId: uuid(), status: oneOfValues(['processing', 'completed', 'failed']), totalItems: int() },
+    {
+      policyId: str(), webhookUrl: str(), createdAt: dateTime(), completedAt: nullable(dateTime()), succeeded: nullable(int()), failed: nullable(int()),
+      items: nullable(arr(ref('BatchItemResult'))), error: nullable(error),
+    },
+  ),
+  VideoAccepted: obj(
+    { decisionId: uuid(), status: oneOfValues(['processing']), estimatedTime: num('seconds'), estimatedFrames: num(), estimatedCost: num('USD') },
+    { webhookSecret: str(), signingWebhookId: uuid() },
+  ),
+  VideoProgress: videoProgress,
+  VideoStatus: obj(
+    { decisionId: uuid(), status: oneOfValues(['processing', 'completed', 'failed']), progress: ref('VideoProgress'), estimatedCompletion: dateTime() },
+    { error: error },
+  ),
+  VideoFrameResult: frameResult,
+  VideoResult: obj(
+    { decisionId: uuid(), status: oneOfValues(['processing', 'completed', 'failed']) },
+    {
+      safe: bool(), flagged: bool(), action, categories: arr(ref('CategoryResult')), results: arr(ref('VideoFrameResult')),
+      segments: arr(anyObject()), stoppedOnBlock: bool(), framesProcessed: int(), totalLatency: num('ms'), totalCost: num('USD'),
+      policyId: str(), policyVersion: int(), provider: str(), progress: ref('VideoProgress'), estimatedCompletion: dateTime(), error: nullable(error),
+    },
+    'completed: the result; processing (202): the progress; failed: the reason',
+  ),
+  Policy: policy,
+  PolicyList: obj({ policies: arr(ref('Policy')) }),
+  ImpactChange: impactChange,
+  ImpactReport: impactReport,
+  Webhook: webhook,
+  WebhookCreated: { allOf: [ref('Webhook'), obj({ secret: str('signing secret, shown once') })] },
+  WebhookList: obj({ webhooks: arr(ref('Webhook')) }),
+  WebhookDeleted: obj({ id: uuid(), deleted: bool() }),
+  WebhookTestResult: obj(
+    { success: bool() },
+    { deliveryId: str(), eventId: str(), responseCode: nullable(int()), durationMs: num(), error: nullable(str()) },
+  ),
+  WebhookDelivery: delivery,
+  WebhookDeliveryList: obj({ deliveries: arr(ref('WebhookDelivery')) }),
+  ApiKey: apiKey,
+  ApiKeyCreated: { allOf: [ref('ApiKey'), obj({ key: str('the key itself, shown once') })] },
+  ApiKeyList: obj({ keys: arr(ref('ApiKey')) }),
+  GuardrailDecision: obj({
+    decisionId: uuid(),
+    action: oneOfValues(GUARDRAIL_ACTIONS),
+    riskScore: num('0 to 100; compared with requireApprovalScore'),
+    reasons: arr(str()),
+    categories: arr(oneOfValues(keys(GUARDRAIL_CATEGORIES))),
+    requiresApproval: bool(),
+  }),
+  SkillVettingRequest: obj(
+    { skillId: str(undefined, { minLength: 1 }) },
+    {
+      name: str(), source: oneOfValues(keys(SKILL_SOURCES)), prompt: str('skill purpose text'), requestedPermissions: permissions,
+      hasChecksum: bool(), signedPublisher: bool(), maintainerReputation: oneOfValues(keys(MAINTAINER_REPUTATIONS)),
+      projectId,
+    },
+  ),
+  ActionAuthorizeRequest: obj(
+    { actionType: oneOfValues(keys(ACTION_TYPES)) },
+    {
+      command: str(), targetPath: str('a file path, or a URL for network action types'), requestedPermissions: permissions,
+      projectId, policy: ref('PartialGuardrailPolicy'),
+    },
+  ),
+  GuardrailPolicy: guardrailPolicy,
+  PartialGuardrailPolicy: partialGuardrailPolicy,
+  GuardrailPolicyAnswer: obj({ projectId: str(), policy: ref('GuardrailPolicy') }),
+  GuardrailPolicyPut: obj({ policy: ref('GuardrailPolicy') }, { projectId }, 'projectId is required with an API key; a session token names its own'),
+  GuardrailPolicyHistory: obj({ projectId: str(), history: arr(ref('GuardrailPolicyHistoryEntry')) }),
+  GuardrailPolicyHistoryEntry: historyEntry,
+  GuardrailRollbackRequest: obj({ version: str('a history version identifier') }, { projectId }),
+  GuardrailRollback: obj({ projectId: str(), version: str(), restoredVersion: str(), updatedAt: dateTime(), updatedBy: str(), policy: ref('GuardrailPolicy') }),
+  GuardrailMetrics: obj({
+    projectId: str(), days: int(), total: int(), blocked: int(), approvalRequired: int(), blockRate: num(), approvalRate: num(),
+    skillVetting: int(), runtimeAuthorization: int(),
+    daily: arr(obj({ date: str('YYYY-MM-DD', { format: 'date' }), total: int(), blocked: int(), approvalRequired: int() })),
+  }),
+  SessionRequest: obj(
+    { projectId },
+    {
+      ttlSeconds: int(`lifetime of the token, default ${SESSION_TTL.default}`, { minimum: SESSION_TTL.min, maximum: SESSION_TTL.max }),
+      policyWrite: bool('may the token change the project policy'),
+    },
+  ),
+  SessionToken: obj({ token: str(), tokenId: uuid(), projectId: str(), policyWrite: bool(), expiresAt: dateTime() }),
+  Health: obj({ status: oneOfValues(['ok']) }),
+  Readiness: obj({ status: oneOfValues(['ready', 'not_ready']), eventLog: bool(), readModels: bool() }),
+};
