@@ -1,11 +1,14 @@
 import 'reflect-metadata';
 import * as os from 'node:os';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync, ValidateBy } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync, ValidateBy, ValidateIf } from 'class-validator';
 import { parseRetrySchedule } from '@cds/webhooks';
+import { parseProviderPrices, ProviderPrices } from './provider-prices';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toNumber = toInt;
+/** An empty variable (`OPENAI_API_KEY=` in an env file) counts as unset. */
+const emptyAsUnset = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1' ? true : value === false || value === 'false' || value === '0' ? false : value;
 
@@ -28,6 +31,36 @@ const IsDelays = (single: boolean) =>
           : `${args?.property} must be comma-separated delays with units, e.g. 0,5s,5m,30m,2h (each at most 7d, at most 50 entries)`,
     },
   });
+
+/** PROVIDER_PRICES read into a table; a value that does not parse is kept as it is, for the validator to name. */
+const toPrices = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '') return {};
+  if (typeof value !== 'string') return value;
+  return priceError(value) === undefined ? parseProviderPrices(value) : value;
+};
+
+const IsProviderPrices = () =>
+  ValidateBy({
+    name: 'isProviderPrices',
+    validator: {
+      validate: (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value),
+      defaultMessage: (args) =>
+        `${args?.property} must be provider=price pairs or a JSON object, e.g. openai=0,azure=0.00075 (${typeof args?.value === 'string' ? priceError(args.value) : 'not a string'})`,
+    },
+  });
+
+function priceError(value: string): string | undefined {
+  try {
+    parseProviderPrices(value);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
+/** Azure blocklist names: letters, digits, `-`, `_`, `.`, `~`, at most 64 each. */
+const AZURE_BLOCKLISTS = /^[A-Za-z0-9._~-]{1,64}(\s*,\s*[A-Za-z0-9._~-]{1,64})*$/;
 
 /**
  * Every setting is an environment variable, validated at boot; the defaults run the
@@ -220,7 +253,110 @@ export class AppConfig {
   /** Images (and their evidence) are kept this long after their last check, then deleted. */
   @Transform(toInt) @IsInt() @Min(1) @Max(3650)
   MEDIA_RETENTION_DAYS = 30;
+
+  // External moderation providers (libs/providers/src/external/README.md). Each is
+  // registered when its key (and endpoint or model) is set; `local` stays the default.
+
+  /** Time limit of one HTTP attempt to an external provider (a provider's own *_TIMEOUT_MS wins). */
+  @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  PROVIDER_TIMEOUT_MS = 5000;
+
+  /** Whole time one provider call may take, attempts and waits between them included. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(600_000)
+  PROVIDER_RETRY_BUDGET_MS = 10_000;
+
+  /** Retries after a first failed attempt (429, 5xx, network error, timeout), within the budget. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(10)
+  PROVIDER_MAX_RETRIES = 2;
+
+  /** Consecutive failed calls that open a provider's circuit (calls then fail fast). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  PROVIDER_CIRCUIT_FAILURES = 5;
+
+  /** How long an open circuit waits before letting one probe call through. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  PROVIDER_CIRCUIT_COOLDOWN_MS = 30_000;
+
+  /** Price overrides, USD: `openai=0,azure=0.00075,google-vision.image=0.0015` or JSON; unset: the documented defaults. */
+  @Transform(toPrices) @IsProviderPrices()
+  PROVIDER_PRICES: ProviderPrices = {};
+
+  /** Registers the `openai` provider (moderation endpoint). */
+  @Transform(emptyAsUnset)
+  @IsOptional() @IsString() @MinLength(1)
+  OPENAI_API_KEY?: string;
+
+  /** API root, with `/v1`. */
+  @IsUrl(HTTP_URL, { message: 'OPENAI_BASE_URL must be an http(s) URL' })
+  OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+  @IsString() @MinLength(1)
+  OPENAI_MODERATION_MODEL = 'omni-moderation-latest';
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  OPENAI_TIMEOUT_MS?: number;
+
+  /** With AZURE_CONTENT_SAFETY_KEY, registers `azure` (Azure AI Content Safety), e.g. https://<name>.cognitiveservices.azure.com. */
+  @Transform(emptyAsUnset)
+  @ValidateIf((c: AppConfig) => c.AZURE_CONTENT_SAFETY_ENDPOINT !== undefined || c.AZURE_CONTENT_SAFETY_KEY !== undefined)
+  @IsUrl(HTTP_URL, { message: 'AZURE_CONTENT_SAFETY_ENDPOINT must be an http(s) URL, and is required with AZURE_CONTENT_SAFETY_KEY' })
+  AZURE_CONTENT_SAFETY_ENDPOINT?: string;
+
+  @Transform(emptyAsUnset)
+  @ValidateIf((c: AppConfig) => c.AZURE_CONTENT_SAFETY_ENDPOINT !== undefined || c.AZURE_CONTENT_SAFETY_KEY !== undefined)
+  @IsString({ message: 'AZURE_CONTENT_SAFETY_KEY is required with AZURE_CONTENT_SAFETY_ENDPOINT' })
+  @MinLength(1, { message: 'AZURE_CONTENT_SAFETY_KEY is required with AZURE_CONTENT_SAFETY_ENDPOINT' })
+  AZURE_CONTENT_SAFETY_KEY?: string;
+
+  /** Comma-separated names of text blocklists to match (their hits become the `blocklist` signal). */
+  @Transform(emptyAsUnset)
+  @IsOptional() @Matches(AZURE_BLOCKLISTS, { message: 'AZURE_CONTENT_SAFETY_BLOCKLISTS must be comma-separated blocklist names (letters, digits, - _ . ~, at most 64 each)' })
+  AZURE_CONTENT_SAFETY_BLOCKLISTS?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  AZURE_CONTENT_SAFETY_TIMEOUT_MS?: number;
+
+  /** With LLAMAGUARD_MODEL, registers `llamaguard`: an OpenAI-compatible server root with `/v1` (vLLM, TGI, llama.cpp...). */
+  @Transform(emptyAsUnset)
+  @ValidateIf((c: AppConfig) => c.LLAMAGUARD_BASE_URL !== undefined || c.LLAMAGUARD_MODEL !== undefined)
+  @IsUrl(HTTP_URL, { message: 'LLAMAGUARD_BASE_URL must be an http(s) URL, and is required with LLAMAGUARD_MODEL' })
+  LLAMAGUARD_BASE_URL?: string;
+
+  /** The model name the server serves, e.g. meta-llama/Llama-Guard-3-8B. */
+  @Transform(emptyAsUnset)
+  @ValidateIf((c: AppConfig) => c.LLAMAGUARD_BASE_URL !== undefined || c.LLAMAGUARD_MODEL !== undefined)
+  @IsString({ message: 'LLAMAGUARD_MODEL is required with LLAMAGUARD_BASE_URL' })
+  @MinLength(1, { message: 'LLAMAGUARD_MODEL is required with LLAMAGUARD_BASE_URL' })
+  LLAMAGUARD_MODEL?: string;
+
+  /** Sent as `Authorization: Bearer` when set. */
+  @Transform(emptyAsUnset)
+  @IsOptional() @IsString() @MinLength(1)
+  LLAMAGUARD_API_KEY?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  LLAMAGUARD_TIMEOUT_MS?: number;
+
+  /** Registers `google-vision` (Cloud Vision SafeSearch, images only). */
+  @Transform(emptyAsUnset)
+  @IsOptional() @IsString() @MinLength(1)
+  GOOGLE_VISION_API_KEY?: string;
+
+  @IsUrl(HTTP_URL, { message: 'GOOGLE_VISION_BASE_URL must be an http(s) URL' })
+  GOOGLE_VISION_BASE_URL = 'https://vision.googleapis.com';
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  GOOGLE_VISION_TIMEOUT_MS?: number;
 }
+
+/** Settings without a default: read from the environment only when set. */
+const OPTIONAL_KEYS = [
+  'ADMIN_API_KEY', 'PUBLIC_BASE_URL', 'WEBHOOK_SECRET_KEY', 'EVIDENCE_URL_SECRET', 'METRICS_TOKEN',
+  'OPENAI_API_KEY', 'OPENAI_TIMEOUT_MS',
+  'AZURE_CONTENT_SAFETY_ENDPOINT', 'AZURE_CONTENT_SAFETY_KEY', 'AZURE_CONTENT_SAFETY_BLOCKLISTS', 'AZURE_CONTENT_SAFETY_TIMEOUT_MS',
+  'LLAMAGUARD_BASE_URL', 'LLAMAGUARD_MODEL', 'LLAMAGUARD_API_KEY', 'LLAMAGUARD_TIMEOUT_MS',
+  'GOOGLE_VISION_API_KEY', 'GOOGLE_VISION_TIMEOUT_MS',
+];
 
 export class ConfigError extends Error {}
 
@@ -228,7 +364,7 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const input: Record<string, unknown> = {};
-  for (const k of [...known, 'ADMIN_API_KEY', 'PUBLIC_BASE_URL', 'WEBHOOK_SECRET_KEY', 'EVIDENCE_URL_SECRET', 'METRICS_TOKEN']) if (env[k] !== undefined) input[k] = env[k];
+  for (const k of [...known, ...OPTIONAL_KEYS]) if (env[k] !== undefined) input[k] = env[k];
   const config = plainToInstance(AppConfig, input, { exposeDefaultValues: true });
   const errors = validateSync(config, { skipMissingProperties: false });
   if (errors.length > 0) {

@@ -1,8 +1,21 @@
 // The provider port: providers by name, their signals and how each folds them.
 export { PROVIDER_REGISTRY } from './port/provider.port';
-export type { Modality, ImageForScoring, ScoreRequest, ProviderScore, ModerationProvider, ProviderRegistry } from './port/provider.port';
+export type {
+  Modality, ImageForScoring, ScoreRequest, ProviderScore, ModerationProvider, ProviderRegistry, CircuitState, ProviderDescription, KnownProvider,
+} from './port/provider.port';
 export { StaticProviderRegistry, foldByProvider, mergeSignals } from './port/provider-registry';
 export { ProvidersModule } from './providers.module';
+
+// External providers (external/README.md): what the check path catches, and who exists.
+export { ProviderCallError } from './external/provider-call.error';
+export type { ProviderCallReason } from './external/provider-call.error';
+export { EXTERNAL_PROVIDERS, externalProvidersFrom } from './external/external-providers';
+export type { ExternalProvidersConfig } from './external/external-providers';
+export { OPENAI_PROVIDER } from './external/openai.signals';
+export { AZURE_PROVIDER } from './external/azure.signals';
+export { LLAMAGUARD_PROVIDER } from './external/llamaguard.signals';
+export { GOOGLE_VISION_PROVIDER } from './external/google-vision.signals';
+
 export { LocalProvider, LOCAL_PROVIDER, LOCAL_SIGNAL_FOLDING } from './local/local.provider';
 export type { ImageClassifier } from './local/local.provider';
 export { LocalImageModel, LOCAL_IMAGE_INPUT_SIZE } from './local/local-image.model';

@@ -6,9 +6,11 @@ import { LocalImageModel } from './local/local-image.model';
 import { LocalProvider, LOCAL_PROVIDER } from './local/local.provider';
 import { PROVIDER_REGISTRY } from './port/provider.port';
 import { StaticProviderRegistry } from './port/provider-registry';
+import { EXTERNAL_PROVIDERS, externalProvidersFrom } from './external/external-providers';
 
-/** The providers of this process behind PROVIDER_REGISTRY: today the built-in `local`
- * one, for text and images. */
+/** The providers of this process behind PROVIDER_REGISTRY: the built-in `local` one, for
+ * text and images and the default of both, and each external provider whose
+ * configuration is set (a policy or the check path names them). */
 @Global()
 @Module({})
 export class ProvidersModule implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -28,9 +30,13 @@ export class ProvidersModule implements OnApplicationBootstrap, OnApplicationShu
         },
         {
           provide: PROVIDER_REGISTRY,
-          inject: [LocalImageModel],
-          useFactory: (images: LocalImageModel) =>
-            new StaticProviderRegistry([new LocalProvider(LocalTextClassifier.load(), () => images)], { text: LOCAL_PROVIDER, image: LOCAL_PROVIDER }),
+          inject: [LocalImageModel, AppConfig],
+          useFactory: (images: LocalImageModel, config: AppConfig) =>
+            new StaticProviderRegistry(
+              [new LocalProvider(LocalTextClassifier.load(), () => images), ...externalProvidersFrom(config)],
+              { text: LOCAL_PROVIDER, image: LOCAL_PROVIDER },
+              EXTERNAL_PROVIDERS,
+            ),
         },
       ],
       exports: [PROVIDER_REGISTRY, LocalImageModel],

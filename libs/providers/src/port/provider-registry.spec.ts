@@ -36,4 +36,19 @@ describe('provider registry', () => {
     expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
     expect(foldByProvider({}, () => ({}))).toEqual({});
   });
+
+  it('describes the configured providers with their circuit, then the known ones not configured', () => {
+    const external: ModerationProvider = { ...provider('ext', ['text'], {}), circuitState: () => 'open' };
+    const registry = new StaticProviderRegistry([a, b, external], { text: 'a', image: 'b' }, [
+      { name: 'ext', modalities: ['text'] },
+      { name: 'google-vision', modalities: ['image'] },
+    ]);
+    expect(registry.describe()).toEqual([
+      { name: 'a', configured: true, modalities: ['text'], circuit: 'closed' },
+      { name: 'b', configured: true, modalities: ['text', 'image'], circuit: 'closed' },
+      { name: 'ext', configured: true, modalities: ['text'], circuit: 'open' },
+      { name: 'google-vision', configured: false, modalities: ['image'], circuit: 'closed' },
+    ]);
+    expect(registry.has('google-vision')).toBe(false);
+  });
 });

@@ -1,7 +1,7 @@
 import { invalid } from '@cds/errors';
 import { ScoreMap } from '@cds/events';
 import { foldSignals, getOwn, setOwn, SignalFolding } from '@cds/policy';
-import { Modality, ModerationProvider, ProviderRegistry } from './provider.port';
+import { KnownProvider, Modality, ModerationProvider, ProviderDescription, ProviderRegistry } from './provider.port';
 
 /** Folds each provider's raw signals with that provider's map and merges by max. Signals
  * of a provider that is not configured (any more) fold with the default map, so replay of
@@ -29,11 +29,16 @@ export function mergeSignals(...maps: ScoreMap[]): ScoreMap {
   return out;
 }
 
-/** The providers this process has, by name, with the default per modality. */
+/** The providers this process has, by name, with the default per modality; `known` are
+ * providers the build has but this process does not (not configured), for describe(). */
 export class StaticProviderRegistry implements ProviderRegistry {
   private readonly byName = new Map<string, ModerationProvider>();
 
-  constructor(providers: readonly ModerationProvider[], private readonly defaults: Record<Modality, string>) {
+  constructor(
+    providers: readonly ModerationProvider[],
+    private readonly defaults: Record<Modality, string>,
+    private readonly known: readonly KnownProvider[] = [],
+  ) {
     for (const p of providers) this.byName.set(p.name, p);
     for (const [modality, name] of Object.entries(defaults)) {
       const p = this.byName.get(name);
@@ -65,5 +70,15 @@ export class StaticProviderRegistry implements ProviderRegistry {
 
   defaultFolding(): SignalFolding {
     return this.forModality('text').folding;
+  }
+
+  describe(): ProviderDescription[] {
+    const configured = [...this.byName.values()].map((p) => ({
+      name: p.name, configured: true, modalities: [...p.modalities], circuit: p.circuitState?.() ?? 'closed',
+    }) satisfies ProviderDescription);
+    const others = this.known
+      .filter((k) => !this.byName.has(k.name))
+      .map((k) => ({ name: k.name, configured: false, modalities: [...k.modalities], circuit: 'closed' }) satisfies ProviderDescription);
+    return [...configured, ...others];
   }
 }

@@ -26,15 +26,37 @@ export interface ProviderScore {
   cost: number;
 }
 
+/** A provider's circuit breaker: `open` fails calls fast, `half_open` lets one probe through. */
+export type CircuitState = 'closed' | 'open' | 'half_open';
+
 /**
  * A moderation provider. It names its signals itself; `folding` says how they fold into
  * the policy categories. Nothing outside libs/providers knows a provider's signal names.
+ * An external provider's `score` fails with a ProviderCallError (see external/README.md).
  */
 export interface ModerationProvider {
   readonly name: string;
   readonly modalities: readonly Modality[];
   readonly folding: SignalFolding;
   score(request: ScoreRequest): Promise<ProviderScore>;
+  /** The state of its circuit breaker; a provider without one (local) is always `closed`. */
+  circuitState?(): CircuitState;
+}
+
+/** A provider this build knows, whether or not this process has it (for GET /v1/providers). */
+export interface ProviderDescription {
+  name: string;
+  /** False: the build knows it but its configuration (key, endpoint) is not set. */
+  configured: boolean;
+  modalities: Modality[];
+  /** `closed` for a provider without a breaker and for one not configured. */
+  circuit: CircuitState;
+}
+
+/** A provider known but not configured: what describe() says about it. */
+export interface KnownProvider {
+  name: string;
+  modalities: readonly Modality[];
 }
 
 export const PROVIDER_REGISTRY = Symbol('PROVIDER_REGISTRY');
@@ -54,4 +76,6 @@ export interface ProviderRegistry {
   fold(signalsByProvider: Record<string, ScoreMap>): ScoreMap;
   /** The folding of mock signals in a dry run: the default provider's. */
   defaultFolding(): SignalFolding;
+  /** Every provider this build knows: the configured ones first, in registration order. */
+  describe(): ProviderDescription[];
 }
