@@ -18,6 +18,8 @@ export const POLICY_LIMITS = Object.freeze({
   maxVersionLength: 64,
   /** Entries in a score or signal map given by a caller (dry-run). */
   maxScoreEntries: 256,
+  /** Providers in a policy's fallback list. */
+  maxFallbacks: 8,
 });
 
 /** One normalized rule. `provider` is absent when the rule applies to any provider. */
@@ -38,6 +40,11 @@ export interface ParsedPolicy {
   name: string;
   version?: string;
   description?: string;
+  /** Who scores the categories whose rule names no provider (else DEFAULT_PROVIDER). */
+  provider?: string;
+  /** Providers tried in order when a category's provider cannot answer; absent means
+   * the deployment's default (`[local]`), `[]` means none. */
+  fallback?: string[];
   /** The spec's Policy.categories: per category, the rule that applies when the provider is unknown. */
   categories: Record<string, CategoryPolicy>;
   /** Every rule, in document order. Evaluation reads these. */

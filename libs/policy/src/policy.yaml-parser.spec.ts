@@ -182,7 +182,7 @@ describe('parsePolicyYaml: invalid rules name the line and the reason', () => {
 
   it('refuses unknown keys at every level, suggesting the closest allowed key', () => {
     expect(invalidPolicy(yaml('nmae: p', 'categories: {hate: {threshold: 0.5, action: block}}'))).toBe(
-      'line 1: unknown key "nmae" in policy (allowed: name, version, description, categories, rules); did you mean "name"?',
+      'line 1: unknown key "nmae" in policy (allowed: name, version, description, provider, fallback, categories, rules); did you mean "name"?',
     );
     expect(invalidPolicy(yaml('name: p', 'categories:', '  hate:', '    action: block', '    treshold: 0.5'))).toBe(
       'line 5: unknown key "treshold" in category "hate" (allowed: threshold, action, provider); did you mean "threshold"?',
@@ -294,5 +294,23 @@ describe('POLICY_GRAMMAR.md', () => {
     const examples = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
     expect(examples).toHaveLength(2);
     expect(examples.map((e) => parsePolicyYaml(e).rules.length)).toEqual([3, 3]);
+  });
+});
+
+describe('parsePolicyYaml: the policy provider and its fallback list', () => {
+  it('keeps a top-level provider and fallback list, and [] as "no fallback"', () => {
+    const p = parsePolicyYaml(yaml('name: P', 'provider: openai', 'fallback: [azure, local]', 'categories:', '  hate: {threshold: 0.5, action: block}'));
+    expect(p).toMatchObject({ provider: 'openai', fallback: ['azure', 'local'] });
+    expect(parsePolicyYaml(yaml('name: P', 'fallback: []', 'rules:', '  - {category: hate, threshold: 0.5, action: block}')).fallback).toEqual([]);
+    expect(parsePolicyYaml(yaml('name: P', 'rules:', '  - {category: hate, threshold: 0.5, action: block}'))).not.toHaveProperty('fallback');
+  });
+
+  it('refuses a fallback that is not a list of names, repeats one, or is too long', () => {
+    expect(invalidPolicy(yaml('name: P', 'fallback: local', 'categories:', '  hate: {threshold: 0.5, action: block}'))).toBe('line 2: fallback must be a list of provider names (got "local")');
+    expect(invalidPolicy(yaml('name: P', 'fallback: [local, local]', 'categories:', '  hate: {threshold: 0.5, action: block}'))).toBe('line 2: fallback names provider "local" twice');
+    expect(invalidPolicy(yaml('name: P', 'fallback: [Local]', 'categories:', '  hate: {threshold: 0.5, action: block}'))).toMatch(/^line 2: fallback provider must be a name/);
+    const nine = Array.from({ length: 9 }, (_, i) => `p${i}`).join(', ');
+    expect(invalidPolicy(yaml('name: P', `fallback: [${nine}]`, 'categories:', '  hate: {threshold: 0.5, action: block}'))).toBe('line 2: fallback lists at most 8 providers (got 9)');
+    expect(invalidPolicy(yaml('name: P', 'provider: [a]', 'categories:', '  hate: {threshold: 0.5, action: block}'))).toMatch(/^line 2: provider must be a name/);
   });
 });

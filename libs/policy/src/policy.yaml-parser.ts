@@ -5,7 +5,7 @@ import { ACTIONS, CategoryPolicy, NAME_PATTERN, ParsedPolicy, POLICY_LIMITS, Rul
 import { Position, quote, readYamlDocument, YamlMapping, YamlNode, YamlScalar } from './policy.yaml-reader';
 import { rulesByCategory, selectRule } from './rule-selection';
 
-const TOP_KEYS = ['name', 'version', 'description', 'categories', 'rules'];
+const TOP_KEYS = ['name', 'version', 'description', 'provider', 'fallback', 'categories', 'rules'];
 const CATEGORY_KEYS = ['threshold', 'action', 'provider'];
 const RULE_KEYS = ['category', 'threshold', 'action', 'provider'];
 const NAME_RULE = 'lowercase letters, digits, "_" or "-", starting with a letter, at most 64 characters';
@@ -33,6 +33,8 @@ function toPolicy(root: YamlMapping): ParsedPolicy {
   let name: string | undefined;
   let version: string | undefined;
   let description: string | undefined;
+  let provider: string | undefined;
+  let fallback: string[] | undefined;
   let rules: Rule[] | undefined;
   let rulesKey: YamlScalar | undefined;
   for (const { key, value } of root.entries) {
@@ -45,6 +47,12 @@ function toPolicy(root: YamlMapping): ParsedPolicy {
         break;
       case 'description':
         description = text(value, 'description', POLICY_LIMITS.maxDescriptionLength);
+        break;
+      case 'provider':
+        provider = nameOf(value, 'provider');
+        break;
+      case 'fallback':
+        fallback = fallbackOf(value);
         break;
       case 'categories':
       case 'rules':
@@ -70,6 +78,8 @@ function toPolicy(root: YamlMapping): ParsedPolicy {
     name,
     ...(version !== undefined && { version }),
     ...(description !== undefined && { description }),
+    ...(provider !== undefined && { provider }),
+    ...(fallback !== undefined && { fallback }),
     categories,
     rules,
   };
@@ -168,6 +178,22 @@ function nameOf(node: YamlNode, field: string): string {
     throw policyError(node, `${field} must be a name of ${NAME_RULE} (got ${describe(node)})`);
   }
   return node.text;
+}
+
+/** `fallback: [local, azure]`: providers tried in order when a category's provider
+ * cannot answer; `fallback: []` means none. */
+function fallbackOf(node: YamlNode): string[] {
+  if (node.kind !== 'sequence') throw policyError(node, `fallback must be a list of provider names (got ${describe(node)})`);
+  if (node.items.length > POLICY_LIMITS.maxFallbacks) {
+    throw policyError(node.items[POLICY_LIMITS.maxFallbacks], `fallback lists at most ${POLICY_LIMITS.maxFallbacks} providers (got ${node.items.length})`);
+  }
+  const names: string[] = [];
+  for (const item of node.items) {
+    const name = nameOf(item, 'fallback provider');
+    if (names.includes(name)) throw policyError(item, `fallback names provider ${quote(name)} twice`);
+    names.push(name);
+  }
+  return names;
 }
 
 /** Free text is taken as written, so `version: 1.0` stays "1.0". */
