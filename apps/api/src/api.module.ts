@@ -30,13 +30,14 @@ import { MediaController } from './media/media.controller';
 import { MetricsController } from './metrics/metrics.controller';
 import { VideoController } from './video/video.controller';
 import { VideoService } from './video/video.service';
+import { ConsoleModule } from './console/console.module';
 
 export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHandler, ReplayDecisionHandler, DecisionCurlHandler];
 
 /** The HTTP api: /v1 controllers, auth, rate limits, idempotency, over the check engine.
  * Needs the config, event-log and read-models modules from its host. */
 @Module({
-  imports: [CqrsModule.forRoot(), CheckEngineModule],
+  imports: [CqrsModule.forRoot(), CheckEngineModule, ConsoleModule],
   controllers: [ChecksController, PoliciesController, DecisionsController, KeysController, GuardrailsController, HealthController,
     WebhooksController,
     BatchesController,

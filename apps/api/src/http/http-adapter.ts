@@ -81,7 +81,8 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     bodyLimit: config.MAX_BODY_BYTES,
     trustProxy: false,
     return503OnClosing: true,
-    maxParamLength: MAX_PATH_PARAM_LENGTH,
+    // A trailing slash routes as without one, as express does (e.g. /console/).
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH, ignoreTrailingSlash: true },
     // Errors fastify raises before any route (a path parameter too long, a malformed URL)
     // answer the spec's error body too.
     frameworkErrors: (err: Error, _req: unknown, reply: any) => {

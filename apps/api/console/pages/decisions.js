@@ -1,0 +1,126 @@
+import { get } from '../api.js';
+import { fill, go, h } from '../dom.js';
+import { ACTIONS, actionBadge, errorBox, excerpt, formatTime, loading, table } from '../ui.js';
+
+const FILTERS = ['action', 'policyId', 'category', 'from', 'to', 'q'];
+const PAGE_SIZES = [25, 50, 100, 200];
+
+/** The list as last shown (filters, page), for the detail page's way back. */
+let lastList = '#/decisions';
+export const listHash = () => lastList;
+
+/** GET /v1/decisions, one page at a time (limit + 1 asked, to know whether a next page
+ * exists), filtered on the server. The filters live in the address: back and forth work. */
+export async function decisionsPage(main, { query }) {
+  lastList = location.hash || '#/decisions';
+  const filter = Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? '']));
+  const limit = PAGE_SIZES.includes(Number(query.get('limit'))) ? Number(query.get('limit')) : 50;
+  const offset = Math.max(0, Number.parseInt(query.get('offset') ?? '0', 10) || 0);
+  const results = h('div', { class: 'results' }, loading());
+  main.append(h('h1', {}, 'Decisions'), filterForm(filter, limit), results);
+  void suggestions(main);
+
+  const params = new URLSearchParams({ limit: String(limit + 1), offset: String(offset) });
+  for (const k of FILTERS) if (filter[k]) params.set(k, filter[k]);
+  let decisions;
+  try {
+    ({ decisions } = await get(`/v1/decisions?${params}`));
+  } catch (err) {
+    fill(results, errorBox(err));
+    return;
+  }
+  const more = decisions.length > limit;
+  const rows = decisions.slice(0, limit);
+  fill(results, decisionTable(rows), pager(filter, limit, offset, rows.length, more));
+}
+
+function decisionTable(rows) {
+  return table([
+    { label: 'Time', class: 'nowrap', cell: (d) => h('a', { href: `#/decisions/${encodeURIComponent(d.decisionId)}` }, formatTime(d.timestamp)) },
+    { label: 'Action', cell: (d) => actionBadge(d.action) },
+    { label: 'Policy', cell: (d) => d.policyId },
+    { label: 'Type', cell: (d) => d.contentType },
+    { label: 'Content', class: 'content-cell', cell: (d) => h('a', { href: `#/decisions/${encodeURIComponent(d.decisionId)}`, class: 'plain' }, contentExcerpt(d)) },
+    { label: 'Triggered', cell: (d) => (d.categories ?? []).filter((c) => c.triggered).map((c) => c.category).join(', ') || '—' },
+  ], rows, { empty: 'No decisions match these filters.' });
+}
+
+/** Text as it is; an inline image by a short form of its reference. */
+function contentExcerpt(d) {
+  const ref = /^media:sha256:([0-9a-f]{12})/.exec(d.content ?? '');
+  return ref ? `[${d.contentType}] sha256:${ref[1]}…` : excerpt(d.content);
+}
+
+function pager(filter, limit, offset, shown, more) {
+  const to = (o) => `#/decisions?${routeQuery(filter, limit, o)}`;
+  const range = shown === 0 ? 'No rows' : `Rows ${offset + 1}–${offset + shown}`;
+  return h('nav', { class: 'pager', 'aria-label': 'Pages' },
+    h('button', { type: 'button', class: 'secondary', disabled: offset === 0, on: { click: () => go(to(Math.max(0, offset - limit))) } }, '← Prev'),
+    h('span', { class: 'muted' }, range),
+    h('button', { type: 'button', class: 'secondary', disabled: !more, on: { click: () => go(to(offset + limit)) } }, 'Next →'));
+}
+
+function routeQuery(filter, limit, offset) {
+  const q = new URLSearchParams();
+  for (const k of FILTERS) if (filter[k]) q.set(k, filter[k]);
+  if (limit !== 50) q.set('limit', String(limit));
+  if (offset > 0) q.set('offset', String(offset));
+  return q.toString();
+}
+
+function filterForm(filter, limit) {
+  const field = (label, input) => h('div', { class: 'field' }, h('label', { for: input.id }, label), input);
+  const text = (id, value, props = {}) => h('input', { id: `f-${id}`, name: id, value, ...props });
+  const inputs = {
+    action: h('select', { id: 'f-action', name: 'action' }, h('option', { value: '' }, 'Any'),
+      ACTIONS.map((a) => h('option', { value: a, selected: a === filter.action }, a))),
+    policyId: text('policyId', filter.policyId, { list: 'policy-ids', placeholder: 'any' }),
+    category: text('category', filter.category, { list: 'category-names', placeholder: 'any' }),
+    from: text('from', toLocalInput(filter.from), { type: 'datetime-local', step: '1' }),
+    to: text('to', toLocalInput(filter.to), { type: 'datetime-local', step: '1' }),
+    q: text('q', filter.q, { type: 'search', placeholder: 'words in the content' }),
+    limit: h('select', { id: 'f-limit', name: 'limit' }, PAGE_SIZES.map((n) => h('option', { value: n, selected: n === limit }, n))),
+  };
+  const submit = (e) => {
+    e.preventDefault();
+    const next = { ...filter };
+    for (const k of ['action', 'policyId', 'category', 'q']) next[k] = inputs[k].value.trim();
+    next.from = fromLocalInput(inputs.from.value);
+    next.to = fromLocalInput(inputs.to.value);
+    go(`#/decisions?${routeQuery(next, Number(inputs.limit.value), 0)}`);
+  };
+  return h('form', { class: 'filters', role: 'search', on: { submit } },
+    field('Action', inputs.action), field('Policy', inputs.policyId), field('Triggered category', inputs.category),
+    field('From (local time)', inputs.from), field('To (local time)', inputs.to), field('Search', inputs.q), field('Per page', inputs.limit),
+    h('div', { class: 'field actions' }, h('button', { type: 'submit' }, 'Apply'),
+      h('button', { type: 'button', class: 'secondary', on: { click: () => go('#/decisions') } }, 'Reset')),
+    h('datalist', { id: 'policy-ids' }), h('datalist', { id: 'category-names' }));
+}
+
+/** Policy ids and category names to pick from; the filters work without them. */
+async function suggestions(main) {
+  let policies;
+  try {
+    ({ policies } = await get('/v1/policies'));
+  } catch {
+    return;
+  }
+  const categories = [...new Set(policies.flatMap((p) => Object.keys(p.categories ?? {})))].sort();
+  const ids = main.querySelector('#policy-ids');
+  const names = main.querySelector('#category-names');
+  ids?.replaceChildren(...policies.map((p) => h('option', { value: p.policyId })));
+  names?.replaceChildren(...categories.map((c) => h('option', { value: c })));
+}
+
+/** ISO 8601 (UTC) to a datetime-local value in the browser's zone, and back. */
+function toLocalInput(iso) {
+  const d = iso ? new Date(iso) : null;
+  if (!d || Number.isNaN(d.getTime())) return '';
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+function fromLocalInput(value) {
+  const d = value ? new Date(value) : null;
+  return d && !Number.isNaN(d.getTime()) ? d.toISOString() : '';
+}
