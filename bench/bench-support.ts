@@ -43,7 +43,14 @@ export async function stopProcess(p: ChildProcess): Promise<void> {
 }
 
 /** autocannon against one POST endpoint; every request carries a distinct body. */
-export async function load(label: string, url: string, headers: Record<string, string>, body: (i: number) => string, seconds: number, connections: number): Promise<LoadResult> {
+export async function load(
+  label: string,
+  url: string,
+  headers: Record<string, string>,
+  body: (i: number) => string,
+  seconds: number,
+  connections: number,
+): Promise<LoadResult> {
   let i = 0;
   const result = await autocannon({
     url,
@@ -101,7 +108,13 @@ export async function measureEmbeddedAgainstBare(run: EmbeddedRun): Promise<{ se
   const base = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${BENCH_ADMIN_KEY}` };
   const svc = startNode(path.join(ROOT, 'dist/apps/api/src/main.js'), {
-    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_API_KEY: BENCH_ADMIN_KEY, HTTP_ADAPTER: adapter, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_API_KEY: BENCH_ADMIN_KEY,
+    HTTP_ADAPTER: adapter,
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    LOG_LEVEL: 'warn',
   });
   let service: LoadResult;
   let sample: string;

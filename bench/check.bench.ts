@@ -8,7 +8,12 @@ import { machine, measureEmbeddedAgainstBare, writeResult } from './bench-suppor
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const TEXTS = ['Have a great day, see you at the meeting tomorrow!', 'This product is terrible and the support team never answers.', 'I will find you and hurt you', 'Buy cheap watches now at our store'];
+const TEXTS = [
+  'Have a great day, see you at the meeting tomorrow!',
+  'This product is terrible and the support team never answers.',
+  'I will find you and hurt you',
+  'Buy cheap watches now at our store',
+];
 const body = (i: number) => JSON.stringify({ content: `${TEXTS[i % TEXTS.length]} #${i}`, policyId: 'default', metadata: { userId: `u${i % 100}` } });
 
 async function main() {

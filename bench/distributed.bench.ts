@@ -22,7 +22,12 @@ const MAIN = {
   projector: path.join(ROOT, 'dist/apps/projector/src/main.js'),
   worker: path.join(ROOT, 'dist/apps/worker/src/main.js'),
 };
-const TEXTS = ['Have a great day, see you at the meeting tomorrow!', 'This product is terrible and the support team never answers.', 'I will find you and hurt you', 'Buy cheap watches now at our store'];
+const TEXTS = [
+  'Have a great day, see you at the meeting tomorrow!',
+  'This product is terrible and the support team never answers.',
+  'I will find you and hurt you',
+  'Buy cheap watches now at our store',
+];
 const body = (i: number) => JSON.stringify({ content: `${TEXTS[i % TEXTS.length]} #${i}`, policyId: 'default', metadata: { userId: `u${i % 100}` } });
 const AUTH = { authorization: `Bearer ${BENCH_ADMIN_KEY}` };
 const COMMON = { ADMIN_API_KEY: BENCH_ADMIN_KEY, HOST: '127.0.0.1', HTTP_ADAPTER: 'fastify', RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn' };
@@ -101,7 +106,10 @@ async function distributed(infra: Record<string, string>): Promise<{ load: LoadR
 async function waitUntilReady(url: string): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const ok = await fetch(url).then((r) => r.status === 200, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`${url} not ready`);
     await new Promise((r) => setTimeout(r, 200));
@@ -137,18 +145,30 @@ async function main() {
     console.log(`machine: ${report.machine}; autocannon -c ${CONNECTIONS} for ${SECONDS} s per run`);
     console.log('| mode | req/s | p50 ms | p99 ms | non-2xx | errors | vs embedded |');
     console.log('|---|---|---|---|---|---|---|');
-    console.log(`| embedded (file log + SQLite, 1 process) | ${emb.load.rps} | ${emb.load.p50} | ${emb.load.p99} | ${emb.load.non2xx} | ${emb.load.errors} | 1 |`);
-    console.log(`| distributed (Kafka + Elasticsearch, 2 api replicas) | ${dist.load.rps} | ${dist.load.p50} | ${dist.load.p99} | ${dist.load.non2xx} | ${dist.load.errors} | ${report.ratio} |`);
+    console.log(
+      `| embedded (file log + SQLite, 1 process) | ${emb.load.rps} | ${emb.load.p50} | ${emb.load.p99} | ${emb.load.non2xx} | ${emb.load.errors} | 1 |`,
+    );
+    console.log(
+      `| distributed (Kafka + Elasticsearch, 2 api replicas) | ${dist.load.rps} | ${dist.load.p50} | ${dist.load.p99} | ${dist.load.non2xx} | ${dist.load.errors} | ${report.ratio} |`,
+    );
     for (const r of dist.load.perReplica) console.log(`|   ${r.label} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | |`);
     console.log('');
     console.log('| mode | events in log | rebuild ms | rebuild events/s | live events/s | rebuild / live |');
     console.log('|---|---|---|---|---|---|');
-    for (const [mode, m] of [['embedded', report.embedded], ['distributed', report.distributed]] as const) {
-      console.log(`| ${mode} | ${m.rebuild.events} | ${m.rebuild.ms} | ${m.rebuild.eventsPerSecond} | ${m.liveEventsPerSecond} | ${(m.rebuild.eventsPerSecond / m.liveEventsPerSecond).toFixed(1)} |`);
+    for (const [mode, m] of [
+      ['embedded', report.embedded],
+      ['distributed', report.distributed],
+    ] as const) {
+      console.log(
+        `| ${mode} | ${m.rebuild.events} | ${m.rebuild.ms} | ${m.rebuild.eventsPerSecond} | ${m.liveEventsPerSecond} | ${(m.rebuild.eventsPerSecond / m.liveEventsPerSecond).toFixed(1)} |`,
+      );
     }
     console.log(`written to ${writeResult('distributed', report)}`);
     // the bench's topics, groups and indices
-    execFileSync(process.execPath, [path.join(ROOT, 'scripts/infra/delete-test-data.js'), dist.prefix], { stdio: 'inherit', env: { ...process.env, ...infraEnv() } });
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts/infra/delete-test-data.js'), dist.prefix], {
+      stdio: 'inherit',
+      env: { ...process.env, ...infraEnv() },
+    });
   } finally {
     for (const s of started) execFileSync(INFRA, ['stop', s], { stdio: 'inherit' });
   }

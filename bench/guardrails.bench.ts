@@ -38,7 +38,12 @@ async function main() {
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify({
           projectId: PROJECT,
-          policy: { sensitivePathPrefixes: ['/srv/secrets'], networkAllowlist: ['registry.npmjs.org'], blockShellPatterns: ['make deploy*'], requireApprovalScore: 50 },
+          policy: {
+            sensitivePathPrefixes: ['/srv/secrets'],
+            networkAllowlist: ['registry.npmjs.org'],
+            blockShellPatterns: ['make deploy*'],
+            requireApprovalScore: 50,
+          },
         }),
       });
       if (!res.ok) throw new Error(`PUT policy answered ${res.status}`);

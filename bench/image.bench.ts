@@ -40,10 +40,14 @@ async function timeEach(n: number, f: (i: number) => Promise<unknown>): Promise<
 
 async function main() {
   const photo = await sharp(path.join(ROOT, '../shared/data/images/rocket.jpg')).resize(1155, 866, { fit: 'fill' }).jpeg({ quality: 85 }).toBuffer();
-  const textPng = await sharp(Buffer.from(
-    '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="160"><rect width="100%" height="100%" fill="white"/>' +
-    '<text x="20" y="95" font-size="44" font-family="DejaVu Sans">I will kill you tonight</text></svg>',
-  )).png().toBuffer();
+  const textPng = await sharp(
+    Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="160"><rect width="100%" height="100%" fill="white"/>' +
+        '<text x="20" y="95" font-size="44" font-family="DejaVu Sans">I will kill you tonight</text></svg>',
+    ),
+  )
+    .png()
+    .toBuffer();
   const decodeOptions = { maxPixels: 40_000_000, maxFrames: 8, modelSize: LOCAL_IMAGE_INPUT_SIZE, ocrMaxSide: 2000, withOcrImage: false };
   const frame = (await decodeImage(photo, decodeOptions)).frames[0].rgb;
 
@@ -67,8 +71,15 @@ async function main() {
   const port = 4400;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cds-bench-img-'));
   const svc = startNode(path.join(ROOT, 'dist/apps/api/src/main.js'), {
-    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_API_KEY: BENCH_ADMIN_KEY, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn',
-    IMAGE_OCR: 'off', IMAGE_WORKERS: String(WORKERS), IMAGE_MODEL_PRELOAD: 'true',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_API_KEY: BENCH_ADMIN_KEY,
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    LOG_LEVEL: 'warn',
+    IMAGE_OCR: 'off',
+    IMAGE_WORKERS: String(WORKERS),
+    IMAGE_MODEL_PRELOAD: 'true',
   });
   const base = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${BENCH_ADMIN_KEY}` };
@@ -86,8 +97,17 @@ async function main() {
   }
 
   const report = {
-    date: new Date().toISOString(), machine: machine(), workers: WORKERS, photo: { width: 1155, height: 866, bytes: photo.length },
-    modelAlone, decodeOnly, decodeAndClassify, poolPerSecond, service, ocrText, ocrPhoto,
+    date: new Date().toISOString(),
+    machine: machine(),
+    workers: WORKERS,
+    photo: { width: 1155, height: 866, bytes: photo.length },
+    modelAlone,
+    decodeOnly,
+    decodeAndClassify,
+    poolPerSecond,
+    service,
+    ocrText,
+    ocrPhoto,
     ratio: +(service.rps / modelAlone.perSecond).toFixed(2),
   };
   console.log(`machine: ${report.machine}; ${WORKERS} image worker threads; 1155×866 JPEG (${photo.length} bytes)`);

@@ -23,23 +23,64 @@ function timed(f: () => void): number {
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cds-bench-video-'));
   const clip = path.join(dir, 'clip720p.mp4');
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=60',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', clip]);
-  const decodeAll = Math.min(...Array.from({ length: RUNS }, () => timed(() => execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', clip, '-f', 'null', '-']))));
+  execFileSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1280x720:rate=30:duration=60',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    clip,
+  ]);
+  const decodeAll = Math.min(
+    ...Array.from({ length: RUNS }, () => timed(() => execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', clip, '-f', 'null', '-']))),
+  );
 
   const port = 4500;
   const base = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${BENCH_ADMIN_KEY}` };
   const svc = startNode(path.join(ROOT, 'dist/apps/api/src/main.js'), {
-    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), ADMIN_API_KEY: BENCH_ADMIN_KEY, RATE_LIMIT_PER_MINUTE: '10000000',
-    LOG_LEVEL: 'warn', IMAGE_MODEL_PRELOAD: 'true',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: path.join(dir, 'data'),
+    ADMIN_API_KEY: BENCH_ADMIN_KEY,
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    LOG_LEVEL: 'warn',
+    IMAGE_MODEL_PRELOAD: 'true',
   });
   const runs: { wallMs: number; frames: number; framesPerSecond: number }[] = [];
   try {
     await waitHealthy(`${base}/health`);
     // Warm: the model threads loaded, Tesseract and ffmpeg on disk cache.
-    const png = execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=320x240', '-frames:v', '1', '-f', 'image2pipe', '-c:v', 'png', '-']);
-    const warm = await fetch(`${base}/v1/check`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ content: png.toString('base64'), contentType: 'image', policyId: 'default' }) });
+    const png = execFileSync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x240',
+      '-frames:v',
+      '1',
+      '-f',
+      'image2pipe',
+      '-c:v',
+      'png',
+      '-',
+    ]);
+    const warm = await fetch(`${base}/v1/check`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: png.toString('base64'), contentType: 'image', policyId: 'default' }),
+    });
     if (!warm.ok) throw new Error(`warm-up answered ${warm.status}: ${await warm.text()}`);
     const bytes = fs.readFileSync(clip);
     for (let i = 0; i < RUNS; i++) {
@@ -48,15 +89,22 @@ async function main() {
       form.append('extractionStrategy', JSON.stringify({ frameInterval: 2, maxFrames: 60 }));
       form.append('video', new Blob([bytes], { type: 'video/mp4' }), `clip-${i}.mp4`);
       const r = await fetch(`${base}/v1/video/upload`, { method: 'POST', headers: auth, body: form });
-      const accepted = await r.json() as { decisionId: string };
+      const accepted = (await r.json()) as { decisionId: string };
       if (r.status !== 202) throw new Error(`upload answered ${r.status}: ${JSON.stringify(accepted)}`);
       const t = performance.now();
       for (;;) {
-        const s = await (await fetch(`${base}/v1/video/status/${accepted.decisionId}`, { headers: auth })).json() as { status: string; progress: { framesProcessed: number } };
+        const s = (await (await fetch(`${base}/v1/video/status/${accepted.decisionId}`, { headers: auth })).json()) as {
+          status: string;
+          progress: { framesProcessed: number };
+        };
         if (s.status === 'failed') throw new Error(`video failed: ${JSON.stringify(s)}`);
         if (s.status === 'completed') {
           const wallMs = performance.now() - t;
-          runs.push({ wallMs: Math.round(wallMs), frames: s.progress.framesProcessed, framesPerSecond: +((s.progress.framesProcessed * 1000) / wallMs).toFixed(1) });
+          runs.push({
+            wallMs: Math.round(wallMs),
+            frames: s.progress.framesProcessed,
+            framesPerSecond: +((s.progress.framesProcessed * 1000) / wallMs).toFixed(1),
+          });
           break;
         }
         await new Promise((res) => setTimeout(res, 25));
@@ -68,7 +116,15 @@ async function main() {
   }
   const best = runs.reduce((a, b) => (a.wallMs <= b.wallMs ? a : b));
   const median = [...runs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(runs.length / 2)];
-  const report = { date: new Date().toISOString(), machine: machine(), clip: '60 s, 1280x720, 30 fps, H.264', decodeAllMs: Math.round(decodeAll), runs, median, ratio: +(median.wallMs / decodeAll).toFixed(2) };
+  const report = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    clip: '60 s, 1280x720, 30 fps, H.264',
+    decodeAllMs: Math.round(decodeAll),
+    runs,
+    median,
+    ratio: +(median.wallMs / decodeAll).toFixed(2),
+  };
   console.log(`machine: ${report.machine}; ${report.clip}, every 2 s (${median.frames} frames)`);
   console.log('| what | wall ms | frames/s |');
   console.log('|---|---|---|');

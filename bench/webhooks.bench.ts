@@ -59,19 +59,31 @@ async function bareLoop(url: string, body: string, seconds: number): Promise<{ c
   const one = () =>
     new Promise<void>((resolve, reject) => {
       const started = performance.now();
-      const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          latencies.push(performance.now() - started);
-          resolve();
-        });
-      });
+      const req = request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: u.pathname,
+          method: 'POST',
+          agent: false,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - started);
+            resolve();
+          });
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
-  await Promise.all(Array.from({ length: BARE_CONCURRENCY }, async () => {
-    while (Date.now() < deadline) await one();
-  }));
+  await Promise.all(
+    Array.from({ length: BARE_CONCURRENCY }, async () => {
+      while (Date.now() < deadline) await one();
+    }),
+  );
   return { count: latencies.length, latencies };
 }
 
@@ -109,7 +121,12 @@ async function main() {
   const base = `http://127.0.0.1:${PORT}`;
   const auth = { authorization: `Bearer ${BENCH_ADMIN_KEY}` };
   const svc = startNode(path.join(ROOT, 'dist/apps/api/src/main.js'), {
-    PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_API_KEY: BENCH_ADMIN_KEY, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_API_KEY: BENCH_ADMIN_KEY,
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    LOG_LEVEL: 'warn',
     EGRESS_ALLOW_LOOPBACK: 'true',
   });
   let checks = 0;
@@ -121,7 +138,9 @@ async function main() {
   try {
     await waitHealthy(`${base}/health`);
     const hook = await fetch(`${base}/v1/webhooks`, {
-      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, events: ['decision.created'] }),
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: receiver.url, events: ['decision.created'] }),
     });
     if (hook.status !== 201) throw new Error(`POST /v1/webhooks answered ${hook.status}: ${await hook.text()}`);
     const body = (i: number) => JSON.stringify({ content: `bench message ${i}: see you at the meeting tomorrow`, policyId: 'default' });
@@ -141,7 +160,12 @@ async function main() {
     const pacedOk = await pacedChecks(`${base}/v1/check`, auth, (i) => body(1_000_000 + i), PACED_RATE, SECONDS);
     const pacedDelays = (await waitArrivals(arrivals, pacedStart, pacedOk)).map((a) => a.at - a.createdAt).sort((a, b) => a - b);
     paced = { rate: PACED_RATE, checks: pacedOk, delayP50: percentile(pacedDelays, 50), delayP99: percentile(pacedDelays, 99) };
-    sampleBody = JSON.stringify({ id: 'evt_'.padEnd(36, '0'), type: 'decision.created', createdAt: new Date().toISOString(), data: { pad: 'x'.repeat(Math.max(0, Math.round(delivered.reduce((s, a) => s + a.bytes, 0) / delivered.length) - 120)) } });
+    sampleBody = JSON.stringify({
+      id: 'evt_'.padEnd(36, '0'),
+      type: 'decision.created',
+      createdAt: new Date().toISOString(),
+      data: { pad: 'x'.repeat(Math.max(0, Math.round(delivered.reduce((s, a) => s + a.bytes, 0) / delivered.length) - 120)) },
+    });
   } finally {
     await stopProcess(svc);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -156,15 +180,34 @@ async function main() {
   const bare = await bareLoop(receiver.url, sampleBody, SECONDS);
   receiver.server.close();
   const bareLat = bare.latencies.sort((a, b) => a - b);
-  const bareResult = { posted: bare.count, perSecond: Math.round(bare.count / SECONDS), latencyP50: +percentile(bareLat, 50).toFixed(2), latencyP99: +percentile(bareLat, 99).toFixed(2) };
+  const bareResult = {
+    posted: bare.count,
+    perSecond: Math.round(bare.count / SECONDS),
+    latencyP50: +percentile(bareLat, 50).toFixed(2),
+    latencyP99: +percentile(bareLat, 99).toFixed(2),
+  };
   const ratio = +(webhooks.perSecond / bareResult.perSecond).toFixed(2);
-  const report = { date: new Date().toISOString(), machine: machine(), seconds: SECONDS, connections: CONNECTIONS, checks, webhooks, paced, bare: bareResult, ratio };
+  const report = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    checks,
+    webhooks,
+    paced,
+    bare: bareResult,
+    ratio,
+  };
   console.log(`machine: ${report.machine}; checks under autocannon -c ${CONNECTIONS} for ${SECONDS} s; bare loop ${BARE_CONCURRENCY} in flight`);
   console.log('| path | deliveries/s | p50 ms | p99 ms | count | vs bare |');
   console.log('|---|---|---|---|---|---|');
-  console.log(`| webhook dispatch, saturated (append -> arrival) | ${webhooks.perSecond} | ${webhooks.delayP50} | ${webhooks.delayP99} | ${webhooks.delivered} | ${ratio} |`);
+  console.log(
+    `| webhook dispatch, saturated (append -> arrival) | ${webhooks.perSecond} | ${webhooks.delayP50} | ${webhooks.delayP99} | ${webhooks.delivered} | ${ratio} |`,
+  );
   console.log(`| webhook dispatch, paced at ${PACED_RATE}/s (append -> arrival) | ${PACED_RATE} | ${paced.delayP50} | ${paced.delayP99} | ${paced.checks} | |`);
-  console.log(`| bare POST loop (request latency) | ${bareResult.perSecond} | ${bareResult.latencyP50} | ${bareResult.latencyP99} | ${bareResult.posted} | 1 |`);
+  console.log(
+    `| bare POST loop (request latency) | ${bareResult.perSecond} | ${bareResult.latencyP50} | ${bareResult.latencyP99} | ${bareResult.posted} | 1 |`,
+  );
   console.log(`written to ${writeResult('webhooks', report)}`);
 }
 

@@ -25,7 +25,8 @@ categories:
   self-harm: { threshold: 0.5, action: flag }
   sexual: { threshold: 0.8, action: block }
 `;
-const STRICTER = COMMUNITY.replace('name: Community', 'name: Community (stricter)').replace('harassment: { threshold: 0.5, action: warn }', 'harassment: { threshold: 0.3, action: flag }')
+const STRICTER = COMMUNITY.replace('name: Community', 'name: Community (stricter)')
+  .replace('harassment: { threshold: 0.5, action: warn }', 'harassment: { threshold: 0.3, action: flag }')
   .replace('violence: { threshold: 0.6, action: flag }', 'violence: { threshold: 0.4, action: block }');
 
 /** Content, policy, user; the fourth is the decision pictured in detail. */
@@ -47,7 +48,10 @@ const GUARDRAIL_CALLS: [string, Record<string, unknown>][] = [
   ['action-authorize', { actionType: 'file_read', targetPath: './src/index.ts' }],
   ['action-authorize', { actionType: 'exec', command: 'npm test' }],
   ['action-authorize', { actionType: 'network_request', command: 'curl https://example.com/' }],
-  ['skill-vetting', { skillId: 'pdf-tools', name: 'PDF tools', source: 'public_marketplace', prompt: 'Summarise PDF files', requestedPermissions: ['run_shell'] }],
+  [
+    'skill-vetting',
+    { skillId: 'pdf-tools', name: 'PDF tools', source: 'public_marketplace', prompt: 'Summarise PDF files', requestedPermissions: ['run_shell'] },
+  ],
 ];
 
 async function main(): Promise<void> {
@@ -56,7 +60,16 @@ async function main(): Promise<void> {
   const receiver = await listen(createServer((_req, res) => res.end('ok')));
   const port = await freePort();
   const service = spawn(process.execPath, [path.join(ROOT, 'dist/apps/api/src/main.js')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'warn', EGRESS_ALLOW_LOOPBACK: 'true', IMAGE_WORKERS: '1' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_API_KEY: ADMIN_KEY,
+      LOG_LEVEL: 'warn',
+      EGRESS_ALLOW_LOOPBACK: 'true',
+      IMAGE_WORKERS: '1',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -81,7 +94,12 @@ async function seed(base: string, hookUrl: string): Promise<string[]> {
     ids.push((await call(base, 'POST', '/v1/check', { content, policyId, metadata: { userId } })).decisionId);
   }
   if (fs.existsSync(IMAGE)) {
-    await call(base, 'POST', '/v1/check', { content: fs.readFileSync(IMAGE).toString('base64'), contentType: 'image', policyId: 'default', metadata: { userId: 'u-1042' } });
+    await call(base, 'POST', '/v1/check', {
+      content: fs.readFileSync(IMAGE).toString('base64'),
+      contentType: 'image',
+      policyId: 'default',
+      metadata: { userId: 'u-1042' },
+    });
   }
   const hook = await call(base, 'POST', '/v1/webhooks', { url: hookUrl, events: ['decision.blocked', 'decision.flagged'], description: 'Moderation queue' });
   await call(base, 'POST', `/v1/webhooks/${hook.id}/test`, { eventType: 'decision.created' });
@@ -98,7 +116,10 @@ async function capture(page: Page, base: string, ids: string[]): Promise<void> {
   await page.goto(`${base}/console`);
   await page.getByLabel('API key').fill(ADMIN_KEY);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('table.data tbody tr').nth(TEXTS.length - 1).waitFor();
+  await page
+    .locator('table.data tbody tr')
+    .nth(TEXTS.length - 1)
+    .waitFor();
   await shot('decisions.png');
 
   await page.goto(`${base}/console#/decisions/${ids[3]}`);
@@ -143,7 +164,13 @@ async function healthy(base: string, service: ChildProcess): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (service.exitCode !== null) throw new Error(`the service exited with ${service.exitCode}: run npm run build first`);
-    if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the service did not become healthy in 30 s');

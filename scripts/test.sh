@@ -5,7 +5,7 @@
 # use), runs every tier, and stops what it started (servers already running are
 # reused and left running).
 #
-#   0. typecheck (tsc over every source, specs included) and lint (ESLint: no-floating-promises,
+#   0. typecheck (tsc over every source, specs included), format (Prettier) and lint (ESLint: no-floating-promises,
 #      switch-exhaustiveness-check, the domain libs free of Nest, Kafka, Elasticsearch, fs)
 #   1. unit + integration (file log, SQLite) + kafka and elasticsearch (adapters on the
 #      real servers)
@@ -45,9 +45,10 @@ eval "export $("$INFRA" env | tr '\n' ' ')"
 JEST=(node_modules/.bin/jest --runInBand)
 
 step() { echo; echo "[test] $1 ($(( $(date +%s) - t0 )) s)"; }
-step "typecheck (every source, specs included) and lint"
+step "typecheck (every source, specs included), lint and format (Prettier)"
 npm run --silent typecheck
 npm run --silent lint
+npm run --silent format:check
 step "unit, integration, kafka, elasticsearch, kafka-fault, e2e (fastify, embedded)"
 "${JEST[@]}" --selectProjects unit integration kafka elasticsearch kafka-fault e2e
 step "e2e (express, embedded)"

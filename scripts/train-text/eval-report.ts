@@ -20,11 +20,17 @@ export function metricsRow(name: string, m: BinaryMetrics | undefined): (string 
 export const METRIC_HEAD = ['', 'n', 'pos', 'P@0.5', 'R@0.5', 'F1@0.5', 'AUPRC'];
 
 export function categoryTable(scored: Scored[]): string {
-  return table(METRIC_HEAD, LOCAL_TEXT_CATEGORIES.map((c) => metricsRow(c, categoryMetrics(scored, c))));
+  return table(
+    METRIC_HEAD,
+    LOCAL_TEXT_CATEGORIES.map((c) => metricsRow(c, categoryMetrics(scored, c))),
+  );
 }
 
 export function signalTable(scored: Scored[]): string {
-  return table(METRIC_HEAD, SIGNALS.map((s) => metricsRow(s, signalMetrics(scored, s))));
+  return table(
+    METRIC_HEAD,
+    SIGNALS.map((s) => metricsRow(s, signalMetrics(scored, s))),
+  );
 }
 
 /** One row per language, F1 / AUPRC / positives per category. */

@@ -1,6 +1,4 @@
-import {
-  LOCAL_TEXT_CATEGORIES, LOCAL_TEXT_SIGNAL_FOLDING, LocalTextCategory, LocalTextClassifier, foldLocalTextSignals,
-} from '@cds/providers';
+import { LOCAL_TEXT_CATEGORIES, LOCAL_TEXT_SIGNAL_FOLDING, LocalTextCategory, LocalTextClassifier, foldLocalTextSignals } from '@cds/providers';
 import { REPORTED_WEIGHT } from './corpus/corpus';
 import { CorpusExample, SIGNALS, Signal } from './corpus/example';
 import { BinaryMetrics, binaryMetrics } from './metrics';
@@ -20,7 +18,11 @@ export function scoreExamples(classifier: LocalTextClassifier, examples: CorpusE
 
 /** The category's primary signal (same name, `self-harm` -> `self_harm`). */
 const PRIMARY: Record<LocalTextCategory, Signal> = {
-  sexual: 'sexual', hate: 'hate', harassment: 'harassment', violence: 'violence', 'self-harm': 'self_harm',
+  sexual: 'sexual',
+  hate: 'hate',
+  harassment: 'harassment',
+  violence: 'violence',
+  'self-harm': 'self_harm',
 };
 
 /**
@@ -67,9 +69,7 @@ export function signalMetrics(scored: Scored[], signal: Signal): BinaryMetrics |
 
 /** Mean AUPRC over the categories that have positives: the single number used to compare runs. */
 export function macroAuprc(scored: Scored[]): number {
-  const vals = LOCAL_TEXT_CATEGORIES.map((c) => categoryMetrics(scored, c)).filter(
-    (m): m is BinaryMetrics => m !== undefined && m.positives > 0,
-  );
+  const vals = LOCAL_TEXT_CATEGORIES.map((c) => categoryMetrics(scored, c)).filter((m): m is BinaryMetrics => m !== undefined && m.positives > 0);
   return vals.reduce((a, m) => a + m.auprc, 0) / Math.max(1, vals.length);
 }
 

@@ -20,7 +20,10 @@ export class FeatureStore {
   /** label weight per (example, signal); 0 = unlabelled */
   w: Float32Array;
 
-  constructor(readonly examples: CorpusExample[], featurizer: TextFeaturizer) {
+  constructor(
+    readonly examples: CorpusExample[],
+    featurizer: TextFeaturizer,
+  ) {
     const n = examples.length;
     this.size = n;
     this.D = featurizer.denseSize;

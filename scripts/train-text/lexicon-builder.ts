@@ -7,9 +7,7 @@ import { SELF_HARM_INTENT_SEEDS, SELF_HARM_TOPIC_SEEDS, VIOLENCE_SEEDS } from '.
 export const LEXICON_CATEGORIES = ['obscene', 'sexual', 'slur', 'profanity', 'self_harm', 'self_harm_intent', 'violence'] as const;
 type LexCategory = (typeof LEXICON_CATEGORIES)[number];
 
-const SLUR_CATEGORIES = new Set([
-  'racial / ethnic slurs', 'sexual orientation / gender', 'mental disability', 'physical disability', 'religious offense',
-]);
+const SLUR_CATEGORIES = new Set(['racial / ethnic slurs', 'sexual orientation / gender', 'mental disability', 'physical disability', 'religious offense']);
 
 /**
  * Builds the committed lexicon file:

@@ -1,5 +1,11 @@
 import {
-  FeaturizerConfig, LexiconFile, LexiconFloor, LexiconIndex, LocalTextClassifier, LocalTextModel, LocalTextModelHeader,
+  FeaturizerConfig,
+  LexiconFile,
+  LexiconFloor,
+  LexiconIndex,
+  LocalTextClassifier,
+  LocalTextModel,
+  LocalTextModelHeader,
   TextFeaturizer,
 } from '@cds/providers';
 import { REPORTED_WEIGHT } from './corpus/corpus';

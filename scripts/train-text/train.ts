@@ -13,9 +13,7 @@
 import { createHash } from 'crypto';
 import { mkdirSync, writeFileSync } from 'fs';
 import { join, relative } from 'path';
-import {
-  DEFAULT_FEATURIZER_CONFIG, FeaturizerConfig, LOCAL_TEXT_MODEL_FILE, LOCAL_TEXT_SIGNAL_FOLDING, encodeLocalTextModel,
-} from '@cds/providers';
+import { DEFAULT_FEATURIZER_CONFIG, FeaturizerConfig, LOCAL_TEXT_MODEL_FILE, LOCAL_TEXT_SIGNAL_FOLDING, encodeLocalTextModel } from '@cds/providers';
 import { DEFAULT_MODEL_DIR, MANIFEST_FILE, PROJECT_ROOT, dataDirFrom, numberArg, parseArgs } from './cli-options';
 import { loadCorpus } from './corpus/corpus';
 import { macroAuprc, scoreExamples, summarize } from './evaluate';
@@ -50,7 +48,12 @@ function main(): void {
   log(`lexicon: ${Object.values(lexicon.entries).reduce((a, c) => a + Object.values(c).reduce((b, t) => b + t.length, 0), 0)} terms`);
 
   log('loading datasets');
-  const exclude = args.exclude ? args.exclude.split(',').map((x) => x.trim()).filter(Boolean) : [];
+  const exclude = args.exclude
+    ? args.exclude
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [];
   const corpus = loadCorpus(dataDir, log, exclude);
   for (const n of corpus.notes) log(`  note: ${n}`);
   const featurizer = makeFeaturizer(featurizerConfig, lexicon);
@@ -62,12 +65,22 @@ function main(): void {
   const devIdx = indicesOf(corpus.examples, (e) => e.split === 'dev');
   log(`training on ${trainIdx.length}, calibrating on ${devIdx.length} (options ${JSON.stringify(opts)})`);
   const { model, classifier } = buildModel({
-    store, trainIdx, devIdx, lexicon, lexiconSha256, featurizer: featurizerConfig,
-    denseNames: featurizer.denseNames(), opts, log,
+    store,
+    trainIdx,
+    devIdx,
+    lexicon,
+    lexiconSha256,
+    featurizer: featurizerConfig,
+    denseNames: featurizer.denseNames(),
+    opts,
+    log,
   });
   const trainingSeconds = Math.round((Date.now() - t0) / 100) / 10;
 
-  const devScored = scoreExamples(classifier, devIdx.map((i) => corpus.examples[i]));
+  const devScored = scoreExamples(
+    classifier,
+    devIdx.map((i) => corpus.examples[i]),
+  );
   const devSummary = summarize(devScored);
   log(`dev: ${devSummary}`);
   log(`dev macro AUPRC: ${macroAuprc(devScored).toFixed(4)}`);

@@ -23,10 +23,14 @@ describe('distributed: broker restarted while checks are in flight', () => {
       await broker.kill();
       // While it is down every process says so on /ready, naming the event log.
       for (const p of [topology.projector, topology.worker, ...topology.apis]) {
-        await waitUntil(`${p.name} /ready to report the event log down`, async () => {
-          const r = await fetch(`${p.baseUrl}/ready`);
-          return r.status === 503;
-        }, 30_000);
+        await waitUntil(
+          `${p.name} /ready to report the event log down`,
+          async () => {
+            const r = await fetch(`${p.baseUrl}/ready`);
+            return r.status === 503;
+          },
+          30_000,
+        );
       }
       const api = await fetch(`${topology.apis[0].baseUrl}/ready`);
       expect({ status: api.status, body: await api.json() }).toMatchObject({ status: 503, body: { status: 'not_ready', eventLog: false } });

@@ -34,7 +34,10 @@ export class CheckLoad {
   private running = true;
   private readonly loops: Promise<void>[];
 
-  constructor(private readonly api: ApiClient, writers = 12) {
+  constructor(
+    private readonly api: ApiClient,
+    writers = 12,
+  ) {
     this.loops = Array.from({ length: writers }, (_, w) => this.loop(w));
   }
 
@@ -58,7 +61,11 @@ export class CheckLoad {
   /** Waits until `n` more checks were acknowledged than when called. */
   async ackMore(n: number, timeoutMs = 60_000): Promise<void> {
     const target = this.acknowledged.size + n;
-    await waitUntil(`${target} acknowledged checks (have ${this.acknowledged.size}, failures ${this.failures.slice(-3).join(' | ')})`, () => this.acknowledged.size >= target, timeoutMs);
+    await waitUntil(
+      `${target} acknowledged checks (have ${this.acknowledged.size}, failures ${this.failures.slice(-3).join(' | ')})`,
+      () => this.acknowledged.size >= target,
+      timeoutMs,
+    );
   }
 
   async stop(): Promise<void> {

@@ -19,7 +19,8 @@ async function servedGeneration(topology: Topology): Promise<string> {
 function runRebuild(topology: Topology): Promise<{ events: number; generation: string }> {
   return new Promise((resolve, reject) => {
     execFile(
-      process.execPath, [PROJECTOR_MAIN, '--rebuild'],
+      process.execPath,
+      [PROJECTOR_MAIN, '--rebuild'],
       { env: { ...process.env, ...topology.env, ROLE: 'projector' }, timeout: 120_000 },
       (err, stdout, stderr) => {
         if (err) return reject(new Error(`rebuild failed: ${err.message}\n${stdout}\n${stderr}`));
@@ -40,7 +41,10 @@ class ReadLoad {
   private running = true;
   private readonly loop: Promise<void>;
 
-  constructor(private readonly api: ApiClient, private readonly ids: () => string[]) {
+  constructor(
+    private readonly api: ApiClient,
+    private readonly ids: () => string[],
+  ) {
     this.loop = this.run();
   }
 

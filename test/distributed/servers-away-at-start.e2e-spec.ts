@@ -12,7 +12,10 @@ jest.setTimeout(180_000);
 class Gate {
   private server: net.Server | null = null;
   private readonly sockets = new Set<net.Socket>();
-  private constructor(readonly port: number, private readonly target: { host: string; port: number }) {}
+  private constructor(
+    readonly port: number,
+    private readonly target: { host: string; port: number },
+  ) {}
 
   static async closed(target: string): Promise<Gate> {
     const url = new URL(target.includes('://') ? target : `tcp://${target}`);

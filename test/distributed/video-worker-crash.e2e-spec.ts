@@ -29,7 +29,21 @@ describe('distributed: worker SIGKILLed mid-video', () => {
 
   it('resumes from the last checkpoint: every frame once, one decision, one completion', async () => {
     const clip = path.join(dir, 'long.mp4');
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=10:duration=30', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', clip]);
+    execFileSync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x240:rate=10:duration=30',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      clip,
+    ]);
     await media.start();
     const url = media.serve('/long.mp4', fs.readFileSync(clip), 'video/mp4');
     // OCR on every frame makes each frame cost a few hundred ms: the crash lands mid-video.
@@ -37,17 +51,26 @@ describe('distributed: worker SIGKILLed mid-video', () => {
     const api = new ApiClient(topology.baseUrl, topology.options.adminKey);
     receiver = await TestReceiver.start('/video-done');
 
-    const r = await api.post('/v1/video/check', { videoUrl: url, policyId: 'default', webhookUrl: receiver.url, extractionStrategy: { frameInterval: 0.5, maxFrames: 60 } });
+    const r = await api.post('/v1/video/check', {
+      videoUrl: url,
+      policyId: 'default',
+      webhookUrl: receiver.url,
+      extractionStrategy: { frameInterval: 0.5, maxFrames: 60 },
+    });
     expect(r.status).toBe(202);
     receiver.secret = r.body.webhookSecret;
     const id = r.body.decisionId as string;
 
     let before = 0;
-    await waitUntil('a checkpoint', async () => {
-      const s = await api.get(`/v1/video/status/${id}`);
-      before = s.body?.progress?.framesProcessed ?? 0;
-      return before >= 5 && s.body.status === 'processing';
-    }, 120_000);
+    await waitUntil(
+      'a checkpoint',
+      async () => {
+        const s = await api.get(`/v1/video/status/${id}`);
+        before = s.body?.progress?.framesProcessed ?? 0;
+        return before >= 5 && s.body.status === 'processing';
+      },
+      120_000,
+    );
     await topology.worker.stop('SIGKILL');
     const atKill = (await api.get(`/v1/video/status/${id}`)).body;
     expect(atKill.status).toBe('processing');

@@ -68,14 +68,22 @@ describe('distributed: worker SIGKILLed mid-retry', () => {
     const eventOf = new Map<string, string>(); // decisionId -> event id (the same for every webhook)
     for (const id of before) eventOf.set(id, (await up.next(ofDecision(id), 60_000)).body.id);
     // `up` acknowledged each and the 2xx is recorded; `down` has failed each at least once and waits for a retry.
-    await waitUntil('the acknowledgements recorded', async () => {
-      const acked = await attemptsOf(api, b.id);
-      return before.every((id) => acked.get(eventOf.get(id)!)?.some((x) => x.status === 'succeeded'));
-    }, 60_000);
-    await waitUntil('a failed attempt of each delivery to the receiver that is down', async () => {
-      const failed = await attemptsOf(api, a.id);
-      return before.every((id) => failed.get(eventOf.get(id)!)?.some((x) => x.status === 'failed' && x.nextAttemptAt !== null));
-    }, 60_000);
+    await waitUntil(
+      'the acknowledgements recorded',
+      async () => {
+        const acked = await attemptsOf(api, b.id);
+        return before.every((id) => acked.get(eventOf.get(id)!)?.some((x) => x.status === 'succeeded'));
+      },
+      60_000,
+    );
+    await waitUntil(
+      'a failed attempt of each delivery to the receiver that is down',
+      async () => {
+        const failed = await attemptsOf(api, a.id);
+        return before.every((id) => failed.get(eventOf.get(id)!)?.some((x) => x.status === 'failed' && x.nextAttemptAt !== null));
+      },
+      60_000,
+    );
 
     await topology.worker.stop('SIGKILL');
     const killedAt = new Date().toISOString();
@@ -92,10 +100,14 @@ describe('distributed: worker SIGKILLed mid-retry', () => {
       eventOf.set(id, got.body.id);
       await up.next(ofDecision(id), 90_000);
     }
-    await waitUntil('every delivery to the receiver that was down recorded as delivered', async () => {
-      const recorded = await attemptsOf(api, a.id);
-      return all.every((id) => recorded.get(eventOf.get(id)!)?.some((x) => x.status === 'succeeded'));
-    }, 60_000);
+    await waitUntil(
+      'every delivery to the receiver that was down recorded as delivered',
+      async () => {
+        const recorded = await attemptsOf(api, a.id);
+        return all.every((id) => recorded.get(eventOf.get(id)!)?.some((x) => x.status === 'succeeded'));
+      },
+      60_000,
+    );
     // A last event through both: the dispatcher is past everything above.
     const [last] = await checks(api, 1, 'last');
     await down.next(ofDecision(last), 60_000);

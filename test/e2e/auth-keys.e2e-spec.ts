@@ -55,7 +55,13 @@ describe('authentication, scopes, keys and tenants', () => {
   });
 
   it('validates key requests with 422', async () => {
-    for (const body of [{ name: 'x', scopes: ['nope'] }, { name: '', scopes: ['checks'] }, { name: 'x', scopes: [] }, { name: 'x', scopes: 'checks' }, { scopes: ['checks'] }]) {
+    for (const body of [
+      { name: 'x', scopes: ['nope'] },
+      { name: '', scopes: ['checks'] },
+      { name: 'x', scopes: [] },
+      { name: 'x', scopes: 'checks' },
+      { scopes: ['checks'] },
+    ]) {
       const r = await admin.post('/v1/keys', body);
       expect(r.status).toBe(422);
       expect(r.body.code).toBe('VALIDATION_ERROR');

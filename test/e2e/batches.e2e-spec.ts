@@ -8,7 +8,9 @@ describe('batches: synchronous and asynchronous checks', () => {
   let admin: ApiClient;
 
   beforeAll(async () => {
-    svc = await startService({ env: { EGRESS_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_SCHEDULE: '0,200ms,400ms', BATCH_MAX_ITEMS: '5', ASYNC_BATCH_MAX_ITEMS: '6' } });
+    svc = await startService({
+      env: { EGRESS_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_SCHEDULE: '0,200ms,400ms', BATCH_MAX_ITEMS: '5', ASYNC_BATCH_MAX_ITEMS: '6' },
+    });
     admin = new ApiClient(svc.baseUrl, svc.adminKey);
   });
   afterAll(() => svc?.stop());
@@ -17,12 +19,21 @@ describe('batches: synchronous and asynchronous checks', () => {
     it('checks every item and answers {id, safe, action, decisionId} in order; each decision is stored', async () => {
       const r = await admin.post('/v1/batch/check', {
         policyId: 'default',
-        items: [{ id: 'a', content: 'have a nice day' }, { id: 'b', content: 'see you tomorrow', metadata: { source: 'chat' } }, { id: 'c', content: 'thanks!' }],
+        items: [
+          { id: 'a', content: 'have a nice day' },
+          { id: 'b', content: 'see you tomorrow', metadata: { source: 'chat' } },
+          { id: 'c', content: 'thanks!' },
+        ],
       });
       expect(r.status).toBe(200);
       expect(r.body.items.map((i: any) => i.id)).toEqual(['a', 'b', 'c']);
       for (const item of r.body.items) {
-        expect(item).toEqual({ id: item.id, safe: expect.any(Boolean), action: expect.stringMatching(/^(allow|warn|flag|block)$/), decisionId: expect.any(String) });
+        expect(item).toEqual({
+          id: item.id,
+          safe: expect.any(Boolean),
+          action: expect.stringMatching(/^(allow|warn|flag|block)$/),
+          decisionId: expect.any(String),
+        });
         const stored = await admin.get(`/v1/decisions/${item.decisionId}`);
         expect(stored.status).toBe(200);
         expect(stored.body).toMatchObject({ decisionId: item.decisionId, action: item.action, safe: item.safe, policyId: 'default' });
@@ -33,17 +44,31 @@ describe('batches: synchronous and asynchronous checks', () => {
     it('reports a bad item in its own result without failing the others', async () => {
       const r = await admin.post('/v1/batch/check', {
         policyId: 'default',
-        items: [{ id: 'ok', content: 'fine text' }, { id: 'empty', content: '' }, { id: 'video', content: 'x', contentType: 'video' }, { id: 'lang', content: 'x', contentType: 'sound' }],
+        items: [
+          { id: 'ok', content: 'fine text' },
+          { id: 'empty', content: '' },
+          { id: 'video', content: 'x', contentType: 'video' },
+          { id: 'lang', content: 'x', contentType: 'sound' },
+        ],
       });
       expect(r.status).toBe(200);
       expect(r.body.items[0]).toMatchObject({ id: 'ok', decisionId: expect.any(String) });
-      expect(r.body.items[1]).toEqual({ id: 'empty', error: { code: 'VALIDATION_ERROR', message: expect.any(String), details: expect.stringContaining('content') } });
+      expect(r.body.items[1]).toEqual({
+        id: 'empty',
+        error: { code: 'VALIDATION_ERROR', message: expect.any(String), details: expect.stringContaining('content') },
+      });
       expect(r.body.items[2]).toMatchObject({ id: 'video', error: { code: 'UNSUPPORTED_CONTENT_TYPE' } });
       expect(r.body.items[3]).toMatchObject({ id: 'lang', error: { code: 'VALIDATION_ERROR' } });
     });
 
     it('answers the first decisions for a batch sent again with the same Idempotency-Key', async () => {
-      const body = { policyId: 'default', items: [{ id: 'a', content: 'first item' }, { id: 'b', content: 'second item' }] };
+      const body = {
+        policyId: 'default',
+        items: [
+          { id: 'a', content: 'first item' },
+          { id: 'b', content: 'second item' },
+        ],
+      };
       const first = await admin.post('/v1/batch/check', body, { 'Idempotency-Key': 'sync-batch-1' });
       const again = await admin.post('/v1/batch/check', body, { 'Idempotency-Key': 'sync-batch-1' });
       expect(again.body.items.map((i: any) => i.decisionId)).toEqual(first.body.items.map((i: any) => i.decisionId));
@@ -60,7 +85,13 @@ describe('batches: synchronous and asynchronous checks', () => {
       expect(big.body.code).toBe('BATCH_TOO_LARGE');
       expect(big.body.details).toContain('5');
       expectErrorBody(big.body);
-      for (const body of [{ policyId: 'default', items: [] }, { policyId: 'default' }, { policyId: 'default', items: ['x'] }, { policyId: 'default', items: [{ content: 'no id' }] }, { items: [{ id: 'a', content: 'x' }] }]) {
+      for (const body of [
+        { policyId: 'default', items: [] },
+        { policyId: 'default' },
+        { policyId: 'default', items: ['x'] },
+        { policyId: 'default', items: [{ content: 'no id' }] },
+        { items: [{ id: 'a', content: 'x' }] },
+      ]) {
         expect((await admin.post('/v1/batch/check', body)).status).toBe(422);
       }
       const missing = await admin.post('/v1/batch/check', { policyId: 'no-such-policy', items: [{ id: 'a', content: 'x' }] });
@@ -72,7 +103,9 @@ describe('batches: synchronous and asynchronous checks', () => {
       const reader = admin.withKey((await admin.post('/v1/keys', { name: 'r', scopes: ['decisions'] })).body.key);
       const r = await reader.post('/v1/batch/check', { policyId: 'default', items: [{ id: 'a', content: 'x' }] });
       expect(r.status).toBe(403);
-      expect((await reader.post('/v1/batch/check/async', { policyId: 'default', items: [{ id: 'a', content: 'x' }], webhookUrl: 'http://127.0.0.1:1/x' })).status).toBe(403);
+      expect(
+        (await reader.post('/v1/batch/check/async', { policyId: 'default', items: [{ id: 'a', content: 'x' }], webhookUrl: 'http://127.0.0.1:1/x' })).status,
+      ).toBe(403);
     });
   });
 
@@ -81,7 +114,12 @@ describe('batches: synchronous and asynchronous checks', () => {
       const receiver = await TestReceiver.start('/batch');
       try {
         const r = await admin.post('/v1/batch/check/async', {
-          policyId: 'default', webhookUrl: receiver.url, items: [{ id: 'x1', content: 'good morning' }, { id: 'x2', content: '' }],
+          policyId: 'default',
+          webhookUrl: receiver.url,
+          items: [
+            { id: 'x1', content: 'good morning' },
+            { id: 'x2', content: '' },
+          ],
         });
         expect(r.status).toBe(202);
         expect(r.body).toMatchObject({ batchId: expect.any(String), status: 'processing', totalItems: 2, webhookSecret: expect.stringMatching(/^whsec_/) });

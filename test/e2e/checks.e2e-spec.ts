@@ -86,7 +86,11 @@ describe('POST /v1/check and /v1/check/dry-run', () => {
 
   it('answers 400 for bodies that are not JSON objects', async () => {
     const cases: [string, string][] = [
-      ['{"content": "x", ', 'INVALID_JSON'], ['not json', 'INVALID_JSON'], ['[1,2]', 'INVALID_BODY'], ['"a string"', 'INVALID_BODY'], ['null', 'INVALID_BODY'],
+      ['{"content": "x", ', 'INVALID_JSON'],
+      ['not json', 'INVALID_JSON'],
+      ['[1,2]', 'INVALID_BODY'],
+      ['"a string"', 'INVALID_BODY'],
+      ['null', 'INVALID_BODY'],
     ];
     for (const [raw, code] of cases) {
       // Sent as application/json (and once as text/plain): the same answer either way.
@@ -109,7 +113,10 @@ describe('POST /v1/check and /v1/check/dry-run', () => {
     expect({ status: deep.status, code: deep.body?.code }).toEqual({ status: 400, code: 'INVALID_BODY' });
     const deepWithProto = await api.post('/v1/check', `{"__proto__":{},"content":"x","policyId":"default","metadata":${nest(5000)}}`);
     expect({ status: deepWithProto.status, code: deepWithProto.body?.code }).toEqual({ status: 400, code: 'INVALID_BODY' });
-    const deepArray = await api.post('/v1/webhooks', `{"url":"https://x.example/h","events":["decision.created"],"description":${'['.repeat(3000)}${']'.repeat(3000)}}`);
+    const deepArray = await api.post(
+      '/v1/webhooks',
+      `{"url":"https://x.example/h","events":["decision.created"],"description":${'['.repeat(3000)}${']'.repeat(3000)}}`,
+    );
     expect({ status: deepArray.status, code: deepArray.body?.code }).toEqual({ status: 400, code: 'INVALID_BODY' });
     const cases: [string, string][] = [
       [`{"content":"x","policyId":"default","metadata":${nest(10)}}`, 'deeper than 8'],
@@ -119,12 +126,18 @@ describe('POST /v1/check and /v1/check/dry-run', () => {
     ];
     for (const [body, why] of cases) {
       const r = await api.post('/v1/check', body);
-      expect({ why, status: r.status, code: r.body?.code, details: r.body?.details }).toEqual({ why, status: 422, code: 'VALIDATION_ERROR', details: expect.stringContaining(why) });
+      expect({ why, status: r.status, code: r.body?.code, details: r.body?.details }).toEqual({
+        why,
+        status: 422,
+        code: 'VALIDATION_ERROR',
+        details: expect.stringContaining(why),
+      });
     }
     for (const path of ['/v1/check/multimodal', '/v1/batch/check']) {
-      const body = path === '/v1/batch/check'
-        ? `{"policyId":"default","items":[{"id":"a","content":"x","metadata":${nest(10)}}]}`
-        : `{"text":"x","policyId":"default","metadata":${nest(10)}}`;
+      const body =
+        path === '/v1/batch/check'
+          ? `{"policyId":"default","items":[{"id":"a","content":"x","metadata":${nest(10)}}]}`
+          : `{"text":"x","policyId":"default","metadata":${nest(10)}}`;
       expect((await api.post(path, body)).status).toBe(422);
     }
     // Odd unicode is text like any other: lone surrogates, a NUL key.

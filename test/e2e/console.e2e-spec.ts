@@ -23,7 +23,9 @@ function rawGet(base: string, path: string): Promise<{ status: number; body: any
     request({ host: hostname, port, path, method: 'GET' }, (res) => {
       let text = '';
       res.on('data', (d) => (text += d)).on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -82,7 +84,11 @@ describe('moderator console (GET /console, in Chromium)', () => {
   });
 
   it('serves its files without a key, with the security headers and their content types; 404 for anything else', async () => {
-    for (const [path, type] of [['/console', 'text/html'], ['/console/app.js', 'text/javascript'], ['/console/console.css', 'text/css']]) {
+    for (const [path, type] of [
+      ['/console', 'text/html'],
+      ['/console/app.js', 'text/javascript'],
+      ['/console/console.css', 'text/css'],
+    ]) {
       const r = await fetch(svc.baseUrl + path);
       expect({ path, status: r.status, type: r.headers.get('content-type') }).toEqual({ path, status: 200, type: `${type}; charset=utf-8` });
       expect(r.headers.get('content-security-policy')).toBe(CSP);
@@ -159,7 +165,10 @@ describe('moderator console (GET /console, in Chromium)', () => {
     await page.goto(`${svc.baseUrl}/console#/policies/default`);
     await page.getByLabel('YAML').fill(STRICT);
     await page.getByRole('button', { name: 'Impact' }).click();
-    const change = page.locator('.impact tbody tr').filter({ has: page.locator('.badge-flag') }).filter({ has: page.locator('.badge-block') });
+    const change = page
+      .locator('.impact tbody tr')
+      .filter({ has: page.locator('.badge-flag') })
+      .filter({ has: page.locator('.badge-block') });
     await change.waitFor();
     expect(await change.first().innerText()).toMatch(/flag\s+block\s+\d+\s+violence/i);
 

@@ -66,7 +66,12 @@ describe('decisions', () => {
     expect(blocked.length).toBeGreaterThanOrEqual(3);
     expect(blocked.every((d: any) => d.action === 'block')).toBe(true);
     const flagAll = (await api.get('/v1/decisions?policyId=flag-all&limit=1000')).body.decisions;
-    expect(flagAll.map((d: any) => d.decisionId).sort()).toEqual(made.filter((m) => m.policyId === 'flag-all').map((m) => m.decisionId).sort());
+    expect(flagAll.map((d: any) => d.decisionId).sort()).toEqual(
+      made
+        .filter((m) => m.policyId === 'flag-all')
+        .map((m) => m.decisionId)
+        .sort(),
+    );
 
     const all = (await api.get('/v1/decisions?limit=1000')).body.decisions;
     const oldest = all[all.length - 1].timestamp;
@@ -81,7 +86,12 @@ describe('decisions', () => {
     const madeIds = made.map((m) => m.decisionId);
     expect(await ids('userId=u3')).toEqual([made[3].decisionId]);
     const violent = await ids('category=violence'); // flag-all triggers violence, block-all hate
-    expect(violent.filter((id: string) => madeIds.includes(id)).sort()).toEqual(made.filter((m) => m.policyId === 'flag-all').map((m) => m.decisionId).sort());
+    expect(violent.filter((id: string) => madeIds.includes(id)).sort()).toEqual(
+      made
+        .filter((m) => m.policyId === 'flag-all')
+        .map((m) => m.decisionId)
+        .sort(),
+    );
     expect(await ids(`q=${encodeURIComponent('Message NUMBER 4')}`)).toEqual([made[4].decisionId]);
     expect(await ids('q=number&category=hate&userId=u2')).toEqual([made[2].decisionId]);
     expect(await ids('q=number&category=violence&userId=u2')).toEqual([]);
@@ -90,7 +100,16 @@ describe('decisions', () => {
 
   it('answers 422 for invalid list parameters', async () => {
     const audit = ['userId=', 'category=Not%20A%20Category', 'category=', 'q=', `q=${'x'.repeat(501)}`, 'q=a&q=b'];
-    for (const q of ['limit=abc', 'limit=0', 'limit=5000', 'offset=-1', 'action=explode', 'from=yesterday', 'from=2030-01-01T00:00:00Z&to=2020-01-01T00:00:00Z', ...audit]) {
+    for (const q of [
+      'limit=abc',
+      'limit=0',
+      'limit=5000',
+      'offset=-1',
+      'action=explode',
+      'from=yesterday',
+      'from=2030-01-01T00:00:00Z&to=2020-01-01T00:00:00Z',
+      ...audit,
+    ]) {
       const r = await api.get(`/v1/decisions?${q}`);
       expect(r.status).toBe(422);
       expectErrorBody(r.body);
@@ -101,7 +120,15 @@ describe('decisions', () => {
     const original = made[0]; // block-all
     const r = await api.post(`/v1/decisions/${original.decisionId}/replay`, { policyId: 'flag-all' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ decisionId: original.decisionId, action: 'flag', flagged: true, safe: false, provider: 'local', cost: 0, policyId: 'flag-all' });
+    expect(r.body).toMatchObject({
+      decisionId: original.decisionId,
+      action: 'flag',
+      flagged: true,
+      safe: false,
+      provider: 'local',
+      cost: 0,
+      policyId: 'flag-all',
+    });
     expect(r.body.categories).toEqual([expect.objectContaining({ category: 'violence', threshold: 0, triggered: true })]);
     expect(r.body.original).toMatchObject({ policyId: 'block-all', action: 'block' });
 

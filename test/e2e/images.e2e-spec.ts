@@ -35,7 +35,8 @@ describe('images: POST /v1/check (contentType image), batches, stored decisions'
     const photos = ['chelsea.png', 'coffee.png', 'rocket.jpg', 'astronaut.png'];
     for (const [i, name] of photos.entries()) {
       const bytes = sharedImage(name);
-      const content = i % 3 === 0 ? b64(bytes) : i % 3 === 1 ? `data:image/${name.endsWith('jpg') ? 'jpeg' : 'png'};base64,${b64(bytes)}` : media.serve(`/${name}`, bytes);
+      const content =
+        i % 3 === 0 ? b64(bytes) : i % 3 === 1 ? `data:image/${name.endsWith('jpg') ? 'jpeg' : 'png'};base64,${b64(bytes)}` : media.serve(`/${name}`, bytes);
       const r = await api.post('/v1/check', { content, contentType: 'image', policyId: 'default' });
       expect({ name, status: r.status, action: r.body.action }).toEqual({ name, status: 200, action: 'allow' });
       expect(r.body).toMatchObject({ safe: true, flagged: false, provider: 'local', cost: 0 });
@@ -68,7 +69,9 @@ describe('images: POST /v1/check (contentType image), batches, stored decisions'
     const d = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
     expect(d.content).toBe(`media:sha256:${sha256(png)}`);
     expect(d.parts[0]).toMatchObject({
-      contentType: 'image', contentRef: d.content, media: { sha256: sha256(png), format: 'png', width: 64, height: 64, bytes: png.length, frameCount: 1, framesScored: 1 },
+      contentType: 'image',
+      contentRef: d.content,
+      media: { sha256: sha256(png), format: 'png', width: 64, height: 64, bytes: png.length, frameCount: 1, framesScored: 1 },
     });
     expect(typeof d.parts[0].signals.local.sexual).toBe('number');
 
@@ -117,7 +120,12 @@ describe('images: POST /v1/check (contentType image), batches, stored decisions'
       ['zip named png', media.serve('/archive.png', zipBytes(), 'image/png'), 422, 'INVALID_IMAGE'],
       ['svg', b64(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>')), 422, 'UNSUPPORTED_IMAGE_FORMAT'],
       ['not base64 at all', 'this is not an image %%%', 422, 'INVALID_IMAGE'],
-      ['redirect to the metadata address', `${media.baseUrl}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`, 422, 'EGRESS_REFUSED'],
+      [
+        'redirect to the metadata address',
+        `${media.baseUrl}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`,
+        422,
+        'EGRESS_REFUSED',
+      ],
       ['private address', 'http://10.1.2.3/cat.png', 422, 'EGRESS_REFUSED'],
       ['missing image', `${media.baseUrl}/nothing.png`, 422, 'MEDIA_FETCH_FAILED'],
       ['trickling server', `${media.baseUrl}/trickle`, 422, 'MEDIA_FETCH_FAILED'],
@@ -172,8 +180,12 @@ describe('images in async batches', () => {
     try {
       const png = await solid(250, 250, 0);
       const r = await api.post('/v1/batch/check/async', {
-        policyId: 'default', webhookUrl: receiver.url,
-        items: [{ id: 'i1', content: b64(png), contentType: 'image' }, { id: 't1', content: 'hello there' }],
+        policyId: 'default',
+        webhookUrl: receiver.url,
+        items: [
+          { id: 'i1', content: b64(png), contentType: 'image' },
+          { id: 't1', content: 'hello there' },
+        ],
       });
       expect(r.status).toBe(202);
       receiver.secret = r.body.webhookSecret;
@@ -189,12 +201,20 @@ describe('images in async batches', () => {
 
       // Bytes that are not an image are the item's own error; content that is not even
       // base64 or a URL cannot be stored, and refuses the batch naming the item.
-      const zip = await api.post('/v1/batch/check/async', { policyId: 'default', webhookUrl: receiver.url, items: [{ id: 'z', content: b64(zipBytes()), contentType: 'image' }] });
+      const zip = await api.post('/v1/batch/check/async', {
+        policyId: 'default',
+        webhookUrl: receiver.url,
+        items: [{ id: 'z', content: b64(zipBytes()), contentType: 'image' }],
+      });
       expect(zip.status).toBe(202);
       receiver.secret = zip.body.webhookSecret;
       const zipped = await receiver.next(receiver.ofType('moderation.completed', zip.body.batchId));
       expect(zipped.body.data.items[0]).toMatchObject({ id: 'z', error: { code: 'INVALID_IMAGE' } });
-      const bad = await api.post('/v1/batch/check/async', { policyId: 'default', webhookUrl: receiver.url, items: [{ id: 'q', content: 'not an image %%%', contentType: 'image' }] });
+      const bad = await api.post('/v1/batch/check/async', {
+        policyId: 'default',
+        webhookUrl: receiver.url,
+        items: [{ id: 'q', content: 'not an image %%%', contentType: 'image' }],
+      });
       expect(bad.status).toBe(422);
       expect(bad.body).toMatchObject({ code: 'INVALID_IMAGE', details: expect.stringContaining('item q') });
     } finally {
@@ -223,8 +243,11 @@ describe('POST /v1/check/multimodal', () => {
     const photoUrl = media.serve('/coffee.png', sharedImage('coffee.png'), 'image/png');
     const threat = await textImage(THREAT);
     const r = await api.post('/v1/check/multimodal', {
-      text: 'what a nice morning', images: [photoUrl, `data:image/png;base64,${b64(threat)}`], policyId: 'default',
-      context: { language: 'en', useCase: 'social_post', userId: 'mm-user', userReputation: 0.8, locale: 'en-GB' }, metadata: { postId: 'p1' },
+      text: 'what a nice morning',
+      images: [photoUrl, `data:image/png;base64,${b64(threat)}`],
+      policyId: 'default',
+      context: { language: 'en', useCase: 'social_post', userId: 'mm-user', userReputation: 0.8, locale: 'en-GB' },
+      metadata: { postId: 'p1' },
     });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(['action', 'decisionId', 'flagged', 'results', 'safe', 'totalCost', 'totalLatency']);
@@ -237,7 +260,12 @@ describe('POST /v1/check/multimodal', () => {
     expect(r.body).toMatchObject({ flagged: true, safe: false, totalCost: 0 });
 
     const d = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
-    expect(d).toMatchObject({ contentType: 'multimodal', content: 'what a nice morning', action: r.body.action, metadata: { postId: 'p1', userId: 'mm-user' } });
+    expect(d).toMatchObject({
+      contentType: 'multimodal',
+      content: 'what a nice morning',
+      action: r.body.action,
+      metadata: { postId: 'p1', userId: 'mm-user' },
+    });
     expect(d.parts).toHaveLength(3);
     const listed = (await api.get('/v1/decisions?userId=mm-user')).body.decisions;
     expect(listed).toHaveLength(1);
@@ -257,7 +285,10 @@ describe('POST /v1/check/multimodal', () => {
       const url = media.serve('/clip.mp4', fs.readFileSync(clips.safe), 'video/mp4');
       const r = await api.post('/v1/check/multimodal', { text: 'look at this', video: url, policyId: 'default' });
       expect(r.status).toBe(200);
-      expect(r.body.results.map((x: any) => [x.contentType, x.contentRef ?? null, x.action])).toEqual([['text', null, 'allow'], ['video', url, 'allow']]);
+      expect(r.body.results.map((x: any) => [x.contentType, x.contentRef ?? null, x.action])).toEqual([
+        ['text', null, 'allow'],
+        ['video', url, 'allow'],
+      ]);
       const d = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
       expect(d.parts[1]).toMatchObject({ contentType: 'video', contentRef: url });
       const curl = (await api.get(`/v1/decisions/${r.body.decisionId}/curl`)).body.curl as string;

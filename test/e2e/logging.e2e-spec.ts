@@ -4,7 +4,10 @@ import { DeploymentLog, eventually } from './webhook-test-receiver';
 
 /** Every JSON line a process printed. */
 function jsonLines(output: string): Record<string, any>[] {
-  return output.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  return output
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l));
 }
 
 describe('structured logs and request ids', () => {
@@ -48,14 +51,21 @@ describe('structured logs and request ids', () => {
     const v = await api.post('/v1/video/check', { videoUrl: `${media.baseUrl}/missing.mp4`, policyId: 'default' }, { 'x-request-id': 'trace-video-3' });
     expect(v.status).toBe(202);
     const workerOutput = () => (svc.topology ? svc.topology.worker.output() : svc.output());
-    const failed = await eventually(async () => jsonLines(workerOutput()).find((l) => l.requestId === 'trace-video-3' && l.context === 'VideoJobRunner'), 'the worker log line', 30_000);
+    const failed = await eventually(
+      async () => jsonLines(workerOutput()).find((l) => l.requestId === 'trace-video-3' && l.context === 'VideoJobRunner'),
+      'the worker log line',
+      30_000,
+    );
     expect(failed).toMatchObject({ level: 'warn', role: svc.topology ? 'worker' : 'all', msg: expect.stringContaining('MEDIA_FETCH_FAILED') });
 
     const api1 = jsonLines(svc.output());
     const access = api1.find((l) => l.msg === 'request' && l.requestId === 'trace-log-2');
     expect(access).toMatchObject({ level: 'debug', context: 'Http', method: 'POST', route: '/v1/check', status: '200' });
     // (the test harness marks each process's part of the output with ===== / ----- lines)
-    for (const line of svc.output().split('\n').filter((l) => l && !/^(=====|-----) /.test(l))) {
+    for (const line of svc
+      .output()
+      .split('\n')
+      .filter((l) => l && !/^(=====|-----) /.test(l))) {
       expect({ line, json: line.startsWith('{') }).toEqual({ line, json: true });
     }
     expect(svc.output()).not.toContain(secretText);

@@ -3,7 +3,10 @@ import { ApiClient, e2eMode, RunningService, startService } from '@cds/testing';
 const TOKEN = 'metrics-token-0123456789';
 
 /** The Prometheus text of one scrape, as {series line -> value}. */
-async function scrape(url: string, headers: Record<string, string> = {}): Promise<{ status: number; type: string | null; series: Map<string, number>; text: string }> {
+async function scrape(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; type: string | null; series: Map<string, number>; text: string }> {
   const res = await fetch(url, { headers });
   const text = await res.text();
   const series = new Map<string, number>();
@@ -33,7 +36,8 @@ describe('GET /metrics (Prometheus)', () => {
     const urls = svc.topology ? svc.topology.apis.map((a) => a.baseUrl) : [svc.baseUrl];
     const all = await Promise.all(urls.map((u) => scrape(`${u}/metrics`, headers)));
     const series = new Map<string, number>();
-    for (const one of all) for (const [k, v] of one.series) series.set(k.replace(/,?role="[a-z]+"/, ''), (series.get(k.replace(/,?role="[a-z]+"/, '')) ?? 0) + v);
+    for (const one of all)
+      for (const [k, v] of one.series) series.set(k.replace(/,?role="[a-z]+"/, ''), (series.get(k.replace(/,?role="[a-z]+"/, '')) ?? 0) + v);
     return { status: Math.max(...all.map((a) => a.status)), type: all[0].type, series, text: all.map((a) => a.text).join('\n') };
   }
 
@@ -54,7 +58,9 @@ describe('GET /metrics (Prometheus)', () => {
     expect(delta('cds_event_log_append_duration_seconds_count', 'topic="decisions"')).toBe(1);
     expect(delta('cds_provider_request_duration_seconds_count', 'provider="local"', 'modality="text"')).toBe(1);
     // The embedded process also projects and dispatches; api replicas do neither.
-    const gauges = svc.topology ? ['cds_image_frames_queued', 'cds_ocr_waiting'] : ['cds_projector_lag_events', 'cds_webhook_deliveries_pending', 'cds_image_frames_queued', 'cds_ocr_waiting'];
+    const gauges = svc.topology
+      ? ['cds_image_frames_queued', 'cds_ocr_waiting']
+      : ['cds_projector_lag_events', 'cds_webhook_deliveries_pending', 'cds_image_frames_queued', 'cds_ocr_waiting'];
     for (const name of [...gauges, 'cds_process_cpu_seconds_total']) expect({ name, present: after.text.includes(name) }).toEqual({ name, present: true });
   });
 

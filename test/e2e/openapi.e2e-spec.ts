@@ -2,23 +2,51 @@ import { RunningService, startService } from '@cds/testing';
 
 /** Every operation of ../shared/spec/service-interface.md, as method and path template. */
 const SPEC_OPERATIONS = [
-  'post /v1/check', 'post /v1/check/dry-run', 'post /v1/check/multimodal',
-  'post /v1/batch/check', 'post /v1/batch/check/async',
-  'post /v1/video/check', 'post /v1/video/upload', 'get /v1/video/status/{decisionId}', 'get /v1/video/result/{decisionId}',
-  'post /v1/policies', 'get /v1/policies/{policyId}', 'get /v1/policies',
-  'get /v1/decisions/{decisionId}', 'get /v1/decisions', 'post /v1/decisions/{decisionId}/replay', 'get /v1/decisions/{decisionId}/curl',
-  'post /v1/agent/guardrails/skill-vetting', 'post /v1/agent/guardrails/action-authorize',
-  'get /v1/agent/guardrails/policy', 'put /v1/agent/guardrails/policy', 'get /v1/agent/guardrails/policy/history',
-  'post /v1/agent/guardrails/policy/rollback', 'get /v1/agent/guardrails/metrics',
-  'post /v1/webhooks', 'get /v1/webhooks', 'get /v1/webhooks/{webhookId}', 'patch /v1/webhooks/{webhookId}',
-  'delete /v1/webhooks/{webhookId}', 'post /v1/webhooks/{webhookId}/test', 'get /v1/webhooks/{webhookId}/deliveries',
+  'post /v1/check',
+  'post /v1/check/dry-run',
+  'post /v1/check/multimodal',
+  'post /v1/batch/check',
+  'post /v1/batch/check/async',
+  'post /v1/video/check',
+  'post /v1/video/upload',
+  'get /v1/video/status/{decisionId}',
+  'get /v1/video/result/{decisionId}',
+  'post /v1/policies',
+  'get /v1/policies/{policyId}',
+  'get /v1/policies',
+  'get /v1/decisions/{decisionId}',
+  'get /v1/decisions',
+  'post /v1/decisions/{decisionId}/replay',
+  'get /v1/decisions/{decisionId}/curl',
+  'post /v1/agent/guardrails/skill-vetting',
+  'post /v1/agent/guardrails/action-authorize',
+  'get /v1/agent/guardrails/policy',
+  'put /v1/agent/guardrails/policy',
+  'get /v1/agent/guardrails/policy/history',
+  'post /v1/agent/guardrails/policy/rollback',
+  'get /v1/agent/guardrails/metrics',
+  'post /v1/webhooks',
+  'get /v1/webhooks',
+  'get /v1/webhooks/{webhookId}',
+  'patch /v1/webhooks/{webhookId}',
+  'delete /v1/webhooks/{webhookId}',
+  'post /v1/webhooks/{webhookId}/test',
+  'get /v1/webhooks/{webhookId}/deliveries',
 ];
 
-type Operation = { security?: unknown[]; responses: Record<string, { content?: Record<string, { schema?: unknown }>; headers?: Record<string, unknown> }>; parameters?: { name: string; in: string }[] };
+type Operation = {
+  security?: unknown[];
+  responses: Record<string, { content?: Record<string, { schema?: unknown }>; headers?: Record<string, unknown> }>;
+  parameters?: { name: string; in: string }[];
+};
 
 describe('API description (GET /v1/openapi.json, /docs)', () => {
   let svc: RunningService;
-  let doc: { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> } };
+  let doc: {
+    openapi: string;
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+  };
 
   beforeAll(async () => {
     svc = await startService();
@@ -29,8 +57,7 @@ describe('API description (GET /v1/openapi.json, /docs)', () => {
   });
   afterAll(() => svc?.stop());
 
-  const operations = () =>
-    Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ id: `${method} ${path}`, op })));
+  const operations = () => Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ id: `${method} ${path}`, op })));
 
   it('is an OpenAPI 3 document, served without a key, with every operation of the spec', () => {
     expect(doc.openapi).toMatch(/^3\./);
@@ -48,7 +75,10 @@ describe('API description (GET /v1/openapi.json, /docs)', () => {
       expect(op.responses['429'].content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/RateLimited' });
       expect(op.responses['401'].content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
       const success = Object.entries(op.responses).find(([s]) => s.startsWith('2'))!;
-      expect({ id, headers: Object.keys(success[1].headers ?? {}) }).toEqual({ id, headers: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] });
+      expect({ id, headers: Object.keys(success[1].headers ?? {}) }).toEqual({
+        id,
+        headers: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+      });
     }
   });
 

@@ -72,7 +72,8 @@ describe('policies', () => {
     expect(r.status).toBe(200);
     const ids = r.body.policies.map((p: any) => p.policyId);
     expect(ids).toEqual(expect.arrayContaining(['community', 'strict', 'evolving', 'default']));
-    for (const p of r.body.policies) expect(p).toEqual(expect.objectContaining({ policyId: expect.any(String), name: expect.any(String), categories: expect.any(Object) }));
+    for (const p of r.body.policies)
+      expect(p).toEqual(expect.objectContaining({ policyId: expect.any(String), name: expect.any(String), categories: expect.any(Object) }));
   });
 
   it('answers 422 naming the line and the reason for invalid YAML or rules', async () => {
@@ -94,7 +95,12 @@ describe('policies', () => {
 
   it('refuses hostile YAML safely and quickly', async () => {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 10; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill('*' + String.fromCharCode(96 + i)).join(',')}]`);
+    for (let i = 1; i < 10; i++)
+      bomb.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill('*' + String.fromCharCode(96 + i))
+          .join(',')}]`,
+      );
     const hostile = [
       bomb.join('\n') + '\nname: bomb\ncategories: {}\n',
       'name: !!js/function "function(){return 1}"\ncategories:\n  hate: { threshold: 0.5, action: block }\n',

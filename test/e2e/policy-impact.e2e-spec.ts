@@ -28,7 +28,11 @@ describe('POST /v1/policies/{policyId}/impact', () => {
     const r = await api.post('/v1/policies/base/impact', { yamlContent: STRICT });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
-      policyId: 'base', candidate: { name: 'strict', version: '2' }, evaluated: 5, unchanged: 0, changed: 5,
+      policyId: 'base',
+      candidate: { name: 'strict', version: '2' },
+      evaluated: 5,
+      unchanged: 0,
+      changed: 5,
       window: { from: null, to: null, limit: 5000, cut: false },
       actions: { before: { allow: 5, warn: 0, flag: 0, block: 0 }, after: { allow: 0, warn: 0, flag: 0, block: 5 } },
       changes: [{ from: 'allow', to: 'block', count: 5, categories: [{ category: 'hate', count: 5 }], sampleDecisionIds: ids }],

@@ -26,7 +26,10 @@ describe('graceful shutdown on SIGTERM', () => {
     const signalledAt = Date.now();
     proc.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
-    const after = await fetch(`${direct}/v1/policies`, { headers: { authorization: `Bearer ${svc.adminKey}` } }).then((r) => r.status, (e: Error) => (e.cause as { code?: string })?.code ?? e.message);
+    const after = await fetch(`${direct}/v1/policies`, { headers: { authorization: `Bearer ${svc.adminKey}` } }).then(
+      (r) => r.status,
+      (e: Error) => (e.cause as { code?: string })?.code ?? e.message,
+    );
     expect(['ECONNREFUSED', 503]).toContain(after);
     const answered = await inFlight;
     expect(answered.status).toBe(422);

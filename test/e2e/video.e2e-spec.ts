@@ -27,29 +27,61 @@ describe('video: POST /v1/video/check and /upload, status, result, evidence', ()
     if (clips) fs.rmSync(clips.dir, { recursive: true, force: true });
   });
 
-  const finished = (id: string) => eventually(async () => {
-    const s = await api.get(`/v1/video/status/${id}`);
-    return s.body?.status !== 'processing' ? s.body : undefined;
-  }, `video ${id} finished`, 60_000);
+  const finished = (id: string) =>
+    eventually(
+      async () => {
+        const s = await api.get(`/v1/video/status/${id}`);
+        return s.body?.status !== 'processing' ? s.body : undefined;
+      },
+      `video ${id} finished`,
+      60_000,
+    );
 
   it('checks a video by URL: 202 with estimates, then status, result, the stored decision and the signed webhook', async () => {
     const receiver = await TestReceiver.start('/video');
     try {
       const url = media.serve('/safe.mp4', fs.readFileSync(clips.safe), 'video/mp4');
-      const r = await api.post('/v1/video/check', { videoUrl: url, policyId: 'default', webhookUrl: receiver.url, extractionStrategy: { frameInterval: 2, maxFrames: 10 } });
+      const r = await api.post('/v1/video/check', {
+        videoUrl: url,
+        policyId: 'default',
+        webhookUrl: receiver.url,
+        extractionStrategy: { frameInterval: 2, maxFrames: 10 },
+      });
       expect(r.status).toBe(202);
-      expect(r.body).toMatchObject({ decisionId: expect.any(String), status: 'processing', estimatedTime: expect.any(Number), estimatedFrames: 10, estimatedCost: 0 });
+      expect(r.body).toMatchObject({
+        decisionId: expect.any(String),
+        status: 'processing',
+        estimatedTime: expect.any(Number),
+        estimatedFrames: 10,
+        estimatedCost: 0,
+      });
       receiver.secret = r.body.webhookSecret;
 
       const status = await finished(r.body.decisionId);
-      expect(status).toMatchObject({ decisionId: r.body.decisionId, status: 'completed', progress: { framesProcessed: 3, framesTotal: 3, percentComplete: 100 } });
+      expect(status).toMatchObject({
+        decisionId: r.body.decisionId,
+        status: 'completed',
+        progress: { framesProcessed: 3, framesTotal: 3, percentComplete: 100 },
+      });
       expect(Date.parse(status.estimatedCompletion)).not.toBeNaN();
 
       const result = await api.get(`/v1/video/result/${r.body.decisionId}`);
       expect(result.status).toBe(200);
-      expect(result.body).toMatchObject({ decisionId: r.body.decisionId, status: 'completed', safe: true, flagged: false, action: 'allow', totalCost: 0, segments: [] });
+      expect(result.body).toMatchObject({
+        decisionId: r.body.decisionId,
+        status: 'completed',
+        safe: true,
+        flagged: false,
+        action: 'allow',
+        totalCost: 0,
+        segments: [],
+      });
       expect(typeof result.body.totalLatency).toBe('number');
-      expect(result.body.results.map((f: any) => [f.frameNumber, f.timestamp])).toEqual([[0, 0], [1, 2], [2, 4]]);
+      expect(result.body.results.map((f: any) => [f.frameNumber, f.timestamp])).toEqual([
+        [0, 0],
+        [1, 2],
+        [2, 4],
+      ]);
       for (const f of result.body.results) expect(f).toMatchObject({ safe: true, flagged: false, categories: expect.any(Array) });
 
       const d = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
@@ -68,7 +100,8 @@ describe('video: POST /v1/video/check and /upload, status, result, evidence', ()
 
   it('uploads a video (multipart), reads text in its frames, flags the threat with signed, expiring evidence and segments', async () => {
     const r = await uploadVideo(`${svc.baseUrl}/v1/video/upload`, svc.adminKey, fs.readFileSync(clips.threat), {
-      policyId: 'default', extractionStrategy: JSON.stringify({ mode: 'scenes', maxFrames: 10 }),
+      policyId: 'default',
+      extractionStrategy: JSON.stringify({ mode: 'scenes', maxFrames: 10 }),
     });
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({ status: 'processing', estimatedFrames: expect.any(Number) });
@@ -98,7 +131,9 @@ describe('video: POST /v1/video/check and /upload, status, result, evidence', ()
 
   it('stops at the first blocked frame when asked', async () => {
     const r = await uploadVideo(`${svc.baseUrl}/v1/video/upload`, svc.adminKey, fs.readFileSync(clips.safe), {
-      policyId: 'always', stopOnBlock: 'true', frameInterval: '1',
+      policyId: 'always',
+      stopOnBlock: 'true',
+      frameInterval: '1',
     });
     expect(r.status).toBe(202);
     await finished(r.body.decisionId);
@@ -108,7 +143,8 @@ describe('video: POST /v1/video/check and /upload, status, result, evidence', ()
   });
 
   it('refuses bad videos with a clear 4xx at submission or a failed result, and the next video completes', async () => {
-    const up = (file: Buffer | null, fields: Record<string, string> = {}) => uploadVideo(`${svc.baseUrl}/v1/video/upload`, svc.adminKey, file, { policyId: 'default', ...fields });
+    const up = (file: Buffer | null, fields: Record<string, string> = {}) =>
+      uploadVideo(`${svc.baseUrl}/v1/video/upload`, svc.adminKey, file, { policyId: 'default', ...fields });
     const cases: [string, Promise<{ status: number; body: any }>, number, string][] = [
       ['zero bytes', up(Buffer.alloc(0)), 422, 'INVALID_VIDEO'],
       ['png renamed', up(fs.readFileSync(clips.pngAsMp4)), 422, 'UNSUPPORTED_VIDEO_FORMAT'],
@@ -145,7 +181,10 @@ describe('video: POST /v1/video/check and /upload, status, result, evidence', ()
 
     const trickle = await api.post('/v1/video/check', { videoUrl: `${media.baseUrl}/trickle`, policyId: 'default' });
     expect(trickle.status).toBe(202);
-    expect(await finished(trickle.body.decisionId)).toMatchObject({ status: 'failed', error: { code: 'MEDIA_FETCH_FAILED', details: expect.stringMatching(/timed out/) } });
+    expect(await finished(trickle.body.decisionId)).toMatchObject({
+      status: 'failed',
+      error: { code: 'MEDIA_FETCH_FAILED', details: expect.stringMatching(/timed out/) },
+    });
 
     const next = await uploadVideo(`${svc.baseUrl}/v1/video/upload`, svc.adminKey, fs.readFileSync(clips.safe), { policyId: 'default' });
     expect((await finished(next.body.decisionId)).status).toBe('completed');

@@ -16,7 +16,9 @@ describe('webhook retries: a receiver down then up, auto-disable', () => {
   let log: DeploymentLog;
 
   beforeAll(async () => {
-    svc = await startService({ env: { EGRESS_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_SCHEDULE: '0,200ms,400ms,400ms,400ms,400ms', WEBHOOK_DISABLE_AFTER: '1s' } });
+    svc = await startService({
+      env: { EGRESS_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_SCHEDULE: '0,200ms,400ms,400ms,400ms,400ms', WEBHOOK_DISABLE_AFTER: '1s' },
+    });
     admin = new ApiClient(svc.baseUrl, svc.adminKey);
     log = await DeploymentLog.open(svc);
   });
@@ -89,9 +91,16 @@ describe('webhook retries: a receiver down then up, auto-disable', () => {
       const attempts = await attemptsOf(admin, hook.id);
       expect(attempts.length).toBeGreaterThanOrEqual(2);
       expect(attempts.every((a) => a.status === 'failed')).toBe(true);
-      const event = await log.find('webhooks', (e) => e.type === 'webhook.auto_disabled' && dataOf(e).webhookId === hook.id, 'webhook.auto_disabled on the log');
+      const event = await log.find(
+        'webhooks',
+        (e) => e.type === 'webhook.auto_disabled' && dataOf(e).webhookId === hook.id,
+        'webhook.auto_disabled on the log',
+      );
       expect(event.data).toEqual({
-        webhookId: hook.id, reason: hook.disabledReason, failingSince: attempts.at(-1).timestamp, lastError: expect.stringContaining('500'),
+        webhookId: hook.id,
+        reason: hook.disabledReason,
+        failingSince: attempts.at(-1).timestamp,
+        lastError: expect.stringContaining('500'),
       });
 
       // Disabled: a new event is not planned for it (its deliveries are on the log before
@@ -134,7 +143,10 @@ describe('webhook retries: a receiver down then up, auto-disable', () => {
         const list = await attemptsOf(admin, hook.id, delivered.body.id);
         return list.some((a) => a.status === 'succeeded') ? list : undefined;
       }, 'the delivery recorded');
-      expect(attempts.map((a) => [a.attempt, a.status])).toEqual([[2, 'succeeded'], [1, 'failed']]);
+      expect(attempts.map((a) => [a.attempt, a.status])).toEqual([
+        [2, 'succeeded'],
+        [1, 'failed'],
+      ]);
       expect((await admin.get(`/v1/webhooks/${hook.id}`)).body).toMatchObject({ enabled: true, disabledReason: null });
       expect(receiver.received.filter(ofCheck).map((r) => r.answered)).toEqual([500, 200]);
     } finally {
@@ -159,9 +171,10 @@ describe('webhook retries: a receiver down then up, auto-disable', () => {
       receiver.respond = () => (arrived(), released.then(() => 503));
       await admin.post('/v1/check', { content: `cancelled when ${reason}`, policyId: 'default' });
       await arrival;
-      const change = reason === 'webhook_deleted'
-        ? await admin.delete(`/v1/webhooks/${hook.id}`)
-        : await admin.request('PATCH', `/v1/webhooks/${hook.id}`, { enabled: false });
+      const change =
+        reason === 'webhook_deleted'
+          ? await admin.delete(`/v1/webhooks/${hook.id}`)
+          : await admin.request('PATCH', `/v1/webhooks/${hook.id}`, { enabled: false });
       expect(change.status).toBe(200);
       release();
 

@@ -33,7 +33,10 @@ export class TestReceiver {
   secret: string | null = null;
   private waiters: { match: (r: Received) => boolean; resolve: (r: Received) => void }[] = [];
 
-  private constructor(private readonly server: Server, readonly url: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
 
   /** Listening on `port` (default: a free one), e.g. one that refused connections until now. */
   static async start(path = '/hook', port = 0): Promise<TestReceiver> {
@@ -112,12 +115,20 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, what: s
  * can be decoded; a record being written is not read yet), or the deployment's Kafka topics.
  */
 export class DeploymentLog {
-  private constructor(private readonly svc: RunningService, private readonly kafka: KafkaEventLog | null) {}
+  private constructor(
+    private readonly svc: RunningService,
+    private readonly kafka: KafkaEventLog | null,
+  ) {}
 
   static async open(svc: RunningService): Promise<DeploymentLog> {
     if (e2eMode() === 'embedded') return new DeploymentLog(svc, null);
     const quiet = { log: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
-    const kafka = await KafkaEventLog.open({ brokers: infraEnv().KAFKA_BROKERS.split(','), clientId: 'e2e-webhooks', topicPrefix: prefixOf(svc.dataDir), logger: quiet });
+    const kafka = await KafkaEventLog.open({
+      brokers: infraEnv().KAFKA_BROKERS.split(','),
+      clientId: 'e2e-webhooks',
+      topicPrefix: prefixOf(svc.dataDir),
+      logger: quiet,
+    });
     return new DeploymentLog(svc, kafka);
   }
 
@@ -125,7 +136,7 @@ export class DeploymentLog {
     if (this.kafka) {
       const out: EventEnvelope[] = [];
       for (const [partition, end] of await this.kafka.endOffsets(topic)) {
-        for (let from = 0; from < end; ) {
+        for (let from = 0; from < end;) {
           const batch = await this.kafka.read(topic, partition, from, end - from);
           if (batch.length === 0) break;
           out.push(...batch.map((s) => s.event));
@@ -137,9 +148,12 @@ export class DeploymentLog {
     const dir = path.join(this.svc.dataDir, 'log', 'topics', topic);
     if (!fs.existsSync(dir)) return [];
     const out: EventEnvelope[] = [];
-    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.seg')).sort()) {
+    for (const file of fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.seg'))
+      .sort()) {
       const buf = fs.readFileSync(path.join(dir, file));
-      for (let pos = 0; ; ) {
+      for (let pos = 0; ;) {
         const r = parseRecord(buf, pos, buf.length);
         if (r.kind !== 'record') break;
         out.push(JSON.parse(buf.subarray(r.payloadStart, r.payloadStart + r.payloadLength).toString('utf8')));

@@ -10,8 +10,13 @@ import { deliveryHandler } from '../../examples/webhook-receiver/receiver-handle
 import { DeploymentLog, eventually, TestReceiver } from './webhook-test-receiver';
 
 const ALL_EVENTS = [
-  'decision.created', 'decision.flagged', 'decision.blocked', 'agent.guardrail.blocked', 'agent.guardrail.approval_required',
-  'moderation.completed', 'moderation.failed',
+  'decision.created',
+  'decision.flagged',
+  'decision.blocked',
+  'agent.guardrail.blocked',
+  'agent.guardrail.approval_required',
+  'moderation.completed',
+  'moderation.failed',
 ];
 
 function signatureFailure(run: () => unknown): string | null {
@@ -140,7 +145,10 @@ describe('webhooks: registration, signed deliveries, test events', () => {
         ['POST', `/v1/webhooks/${id}/test`, {}, 422],
         ['POST', `/v1/webhooks/${id}/test`, '[]', 400],
         ...['abc', '-1', '0', '100000', '1.5', '', '1&limit=2', '1e2'].map((limit): [string, string, unknown, number] => [
-          'GET', `/v1/webhooks/${id}/deliveries?limit=${limit}`, undefined, 422,
+          'GET',
+          `/v1/webhooks/${id}/deliveries?limit=${limit}`,
+          undefined,
+          422,
         ]),
       ];
       for (const [method, route, body, status] of cases) {
@@ -164,8 +172,11 @@ describe('webhooks: registration, signed deliveries, test events', () => {
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ id, deleted: true });
       for (const res of [
-        await admin.get(`/v1/webhooks/${id}`), await admin.delete(`/v1/webhooks/${id}`), await admin.get(`/v1/webhooks/${id}/deliveries`),
-        await admin.post(`/v1/webhooks/${id}/test`, { eventType: 'decision.created' }), await admin.request('PATCH', `/v1/webhooks/${id}`, { enabled: true }),
+        await admin.get(`/v1/webhooks/${id}`),
+        await admin.delete(`/v1/webhooks/${id}`),
+        await admin.get(`/v1/webhooks/${id}/deliveries`),
+        await admin.post(`/v1/webhooks/${id}/test`, { eventType: 'decision.created' }),
+        await admin.request('PATCH', `/v1/webhooks/${id}`, { enabled: true }),
       ]) {
         expect(res.status).toBe(404);
         expect(res.body.code).toBe('WEBHOOK_NOT_FOUND');
@@ -182,8 +193,10 @@ describe('webhooks: registration, signed deliveries, test events', () => {
 
       const stranger = admin.withKey((await admin.post('/v1/keys', { name: 'b', scopes: ['webhooks'], tenantId: 'tenant-b' })).body.key);
       for (const res of [
-        await stranger.get(`/v1/webhooks/${id}`), await stranger.request('PATCH', `/v1/webhooks/${id}`, { enabled: false }),
-        await stranger.post(`/v1/webhooks/${id}/test`, { eventType: 'decision.created' }), await stranger.get(`/v1/webhooks/${id}/deliveries`),
+        await stranger.get(`/v1/webhooks/${id}`),
+        await stranger.request('PATCH', `/v1/webhooks/${id}`, { enabled: false }),
+        await stranger.post(`/v1/webhooks/${id}/test`, { eventType: 'decision.created' }),
+        await stranger.get(`/v1/webhooks/${id}/deliveries`),
         await stranger.delete(`/v1/webhooks/${id}`),
       ]) {
         expect(res.status).toBe(404);
@@ -240,7 +253,12 @@ describe('webhooks: registration, signed deliveries, test events', () => {
       const got = await receiver.next(receiver.ofType('decision.created', check.body.decisionId));
       expect(got.verified).toBe(true);
       expect(got.answered).toBe(200);
-      expect(got.body).toEqual({ id: expect.stringMatching(/^evt_/), type: 'decision.created', createdAt: expect.any(String), data: expect.objectContaining({ id: check.body.decisionId, action: check.body.action, safe: check.body.safe }) });
+      expect(got.body).toEqual({
+        id: expect.stringMatching(/^evt_/),
+        type: 'decision.created',
+        createdAt: expect.any(String),
+        data: expect.objectContaining({ id: check.body.decisionId, action: check.body.action, safe: check.body.safe }),
+      });
       expect(got.headers['content-type']).toBe('application/json');
       expect(got.headers[SIGNATURE_HEADER]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
 
@@ -248,13 +266,24 @@ describe('webhooks: registration, signed deliveries, test events', () => {
         const r = await admin.get(`/v1/webhooks/${hook.id}/deliveries`);
         return r.body.deliveries.find((d: any) => d.eventId === got.body.id);
       }, 'the attempt in the deliveries list');
-      expect(listed).toMatchObject({ status: 'succeeded', responseCode: 200, attempt: 1, eventType: 'decision.created', error: null, nextAttemptAt: null, url: receiver.url });
+      expect(listed).toMatchObject({
+        status: 'succeeded',
+        responseCode: 200,
+        attempt: 1,
+        eventType: 'decision.created',
+        error: null,
+        nextAttemptAt: null,
+        url: receiver.url,
+      });
       expect(typeof listed.durationMs).toBe('number');
       expect(Number.isNaN(Date.parse(listed.timestamp))).toBe(false);
     });
 
     it('delivers a blocked decision as decision.created and decision.blocked', async () => {
-      await admin.post('/v1/policies', { policyId: 'block-all', yamlContent: 'name: block all\ncategories:\n  violence:\n    threshold: 0\n    action: block\n' });
+      await admin.post('/v1/policies', {
+        policyId: 'block-all',
+        yamlContent: 'name: block all\ncategories:\n  violence:\n    threshold: 0\n    action: block\n',
+      });
       const check = await admin.post('/v1/check', { content: 'anything at all', policyId: 'block-all' });
       expect(check.body.action).toBe('block');
       const blocked = await receiver.next(receiver.ofType('decision.blocked', check.body.decisionId));
@@ -268,7 +297,13 @@ describe('webhooks: registration, signed deliveries, test events', () => {
       expect(r.body.action).toBe('block');
       const got = await receiver.next(receiver.ofType('agent.guardrail.blocked', r.body.decisionId));
       expect(got.verified).toBe(true);
-      expect(got.body.data).toMatchObject({ id: r.body.decisionId, decisionId: r.body.decisionId, action: 'block', riskScore: r.body.riskScore, requiresApproval: true });
+      expect(got.body.data).toMatchObject({
+        id: r.body.decisionId,
+        decisionId: r.body.decisionId,
+        action: 'block',
+        riskScore: r.body.riskScore,
+        requiresApproval: true,
+      });
     });
 
     it('the shipped verifier rejects a tampered body, a wrong secret and a stale timestamp', async () => {
@@ -277,12 +312,20 @@ describe('webhooks: registration, signed deliveries, test events', () => {
       const header = got.headers[SIGNATURE_HEADER];
       const t = Number(/t=(\d+)/.exec(String(header))![1]);
       expect(signatureFailure(() => verifySignature({ header, rawBody: got.rawBody, secret: hook.secret }))).toBeNull();
-      expect(signatureFailure(() => verifySignature({ header, rawBody: got.rawBody.replace('"decision.created"', '"decision.blocked"'), secret: hook.secret }))).toBe('signature_mismatch');
+      expect(
+        signatureFailure(() => verifySignature({ header, rawBody: got.rawBody.replace('"decision.created"', '"decision.blocked"'), secret: hook.secret })),
+      ).toBe('signature_mismatch');
       expect(signatureFailure(() => verifySignature({ header, rawBody: got.rawBody, secret: 'whsec_not-the-secret' }))).toBe('signature_mismatch');
-      expect(signatureFailure(() => verifySignature({ header, rawBody: got.rawBody, secret: hook.secret, nowSeconds: t + 301 }))).toBe('timestamp_outside_tolerance');
+      expect(signatureFailure(() => verifySignature({ header, rawBody: got.rawBody, secret: hook.secret, nowSeconds: t + 301 }))).toBe(
+        'timestamp_outside_tolerance',
+      );
 
       // And the receiver, verifying with it, answers 401 to a replayed header on a tampered body.
-      const tampered = await fetch(receiver.url, { method: 'POST', headers: { [SIGNATURE_HEADER]: String(header), 'content-type': 'application/json' }, body: got.rawBody + ' ' });
+      const tampered = await fetch(receiver.url, {
+        method: 'POST',
+        headers: { [SIGNATURE_HEADER]: String(header), 'content-type': 'application/json' },
+        body: got.rawBody + ' ',
+      });
       expect(tampered.status).toBe(401);
     });
 
@@ -335,7 +378,9 @@ describe('webhooks: registration, signed deliveries, test events', () => {
       const all = await eventually(async () => {
         const r = await admin.get(`/v1/webhooks/${hook.id}/deliveries?limit=1000`);
         const ids = r.body.deliveries.map((d: any) => d.eventId);
-        return eventIds.every((id) => ids.includes(id)) && r.body.deliveries.length === receiver.received.filter((x) => x.verified).length ? r.body.deliveries : undefined;
+        return eventIds.every((id) => ids.includes(id)) && r.body.deliveries.length === receiver.received.filter((x) => x.verified).length
+          ? r.body.deliveries
+          : undefined;
       }, 'the three deliveries listed');
       expect(all.length).toBeGreaterThanOrEqual(5);
       const stamps = all.map((d: any) => d.timestamp);
@@ -359,7 +404,14 @@ describe('webhooks: registration, signed deliveries, test events', () => {
         expect(got.verified).toBe(true);
         expect(got.body.data).toMatchObject({ test: true, id: expect.any(String) });
         const listed = (await admin.get(`/v1/webhooks/${id}/deliveries`)).body.deliveries;
-        expect(listed[0]).toMatchObject({ eventId: got.body.id, eventType: 'agent.guardrail.approval_required', status: 'succeeded', responseCode: 200, attempt: 1, test: true });
+        expect(listed[0]).toMatchObject({
+          eventId: got.body.id,
+          eventType: 'agent.guardrail.approval_required',
+          status: 'succeeded',
+          responseCode: 200,
+          attempt: 1,
+          test: true,
+        });
       } finally {
         await target.close();
       }
@@ -448,7 +500,9 @@ describe('examples/webhook-receiver', () => {
     const port = await freePort();
     const secret = 'whsec_example-receiver-e2e';
     const proc = spawn(process.execPath, ['-r', './scripts/train-text/register.js', 'examples/webhook-receiver/receiver.ts'], {
-      cwd: ROOT, env: { ...process.env, WEBHOOK_SECRET: secret, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT,
+      env: { ...process.env, WEBHOOK_SECRET: secret, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     proc.stdout!.on('data', (d) => (out += d));

@@ -35,13 +35,38 @@ function parseHash() {
 
 function shell(active) {
   const main = h('main', { id: 'main', tabindex: '-1' });
-  const nav = h('nav', { 'aria-label': 'Sections' }, h('ul', {}, NAV.map(([id, label]) =>
-    h('li', {}, h('a', { href: `#/${id}`, class: id === active ? 'active' : null, 'aria-current': id === active ? 'page' : null }, label)))));
-  const signOut = h('button', { type: 'button', class: 'secondary', on: { click: () => {
-    session.signOut();
-    go('#/sign-in');
-  } } }, 'Sign out');
-  const aside = h('aside', { class: 'sidebar' }, h('div', { class: 'brand' }, 'Content decisions', h('small', {}, 'Moderator console')), nav, h('div', { class: 'sidebar-foot' }, signOut));
+  const nav = h(
+    'nav',
+    { 'aria-label': 'Sections' },
+    h(
+      'ul',
+      {},
+      NAV.map(([id, label]) =>
+        h('li', {}, h('a', { href: `#/${id}`, class: id === active ? 'active' : null, 'aria-current': id === active ? 'page' : null }, label)),
+      ),
+    ),
+  );
+  const signOut = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary',
+      on: {
+        click: () => {
+          session.signOut();
+          go('#/sign-in');
+        },
+      },
+    },
+    'Sign out',
+  );
+  const aside = h(
+    'aside',
+    { class: 'sidebar' },
+    h('div', { class: 'brand' }, 'Content decisions', h('small', {}, 'Moderator console')),
+    nav,
+    h('div', { class: 'sidebar-foot' }, signOut),
+  );
   return { layout: h('div', { class: 'layout' }, aside, main), main };
 }
 
@@ -63,7 +88,10 @@ async function render() {
     return;
   }
   try {
-    const params = path.match(route.pattern).slice(1).map((p) => (p === undefined ? undefined : decodeURIComponent(p)));
+    const params = path
+      .match(route.pattern)
+      .slice(1)
+      .map((p) => (p === undefined ? undefined : decodeURIComponent(p)));
     await route.page(main, { params, query, onLeave: (fn) => cleanups.push(fn) });
   } catch (err) {
     if (main.isConnected) main.append(errorBox(err));

@@ -14,18 +14,42 @@ export function yesNo(value) {
 
 /** A table: columns [{label, cell: (row) => node|string, class?}], one row per item. */
 export function table(columns, rows, { empty = 'Nothing to show.', caption } = {}) {
-  return h('table', { class: 'data' },
+  return h(
+    'table',
+    { class: 'data' },
     caption ? h('caption', {}, caption) : null,
-    h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col', class: c.class }, c.label)))),
-    h('tbody', {}, rows.length === 0
-      ? h('tr', {}, h('td', { colspan: columns.length, class: 'empty' }, empty))
-      : rows.map((row) => h('tr', {}, columns.map((c) => h('td', { class: c.class }, c.cell(row)))))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        columns.map((c) => h('th', { scope: 'col', class: c.class }, c.label)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      rows.length === 0
+        ? h('tr', {}, h('td', { colspan: columns.length, class: 'empty' }, empty))
+        : rows.map((row) =>
+            h(
+              'tr',
+              {},
+              columns.map((c) => h('td', { class: c.class }, c.cell(row))),
+            ),
+          ),
+    ),
   );
 }
 
 /** Term / description pairs; entries with an undefined value are left out. */
 export function facts(pairs) {
-  return h('dl', { class: 'facts' }, pairs.filter(([, v]) => v !== undefined).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v ?? '—')]));
+  return h(
+    'dl',
+    { class: 'facts' },
+    pairs.filter(([, v]) => v !== undefined).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v ?? '—')]),
+  );
 }
 
 export function errorBox(err) {
@@ -57,7 +81,9 @@ export const percent = (n) => (typeof n === 'number' ? `${(n * 100).toFixed(1)}%
 
 /** The first `max` characters of a text, on one line. */
 export function excerpt(text, max = 120) {
-  const line = String(text ?? '').replace(/\s+/g, ' ').trim();
+  const line = String(text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 

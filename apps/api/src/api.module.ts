@@ -38,7 +38,13 @@ export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHa
  * Needs the config, event-log and read-models modules from its host. */
 @Module({
   imports: [CqrsModule.forRoot(), CheckEngineModule, ConsoleModule],
-  controllers: [ChecksController, PoliciesController, DecisionsController, KeysController, GuardrailsController, HealthController,
+  controllers: [
+    ChecksController,
+    PoliciesController,
+    DecisionsController,
+    KeysController,
+    GuardrailsController,
+    HealthController,
     WebhooksController,
     BatchesController,
     MediaController,

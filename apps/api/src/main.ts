@@ -8,7 +8,6 @@ import { createHttpApp, drainAndClose } from './http/http-adapter';
 import { AdminKey } from './keys/admin-key';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi';
 
-
 async function main(): Promise<void> {
   let config;
   try {
@@ -38,7 +37,9 @@ async function main(): Promise<void> {
   // SIGTERM: stop accepting, close idle keep-alive connections, let what is in flight
   // answer, run the shutdown hooks (consumers leave their groups, the log closes), exit 0.
   stopOnSignal(() => drainAndClose(app));
-  new Logger('Main').log(`listening on http://${config.HOST}:${config.PORT} (http=${config.HTTP_ADAPTER}, log=${config.EVENT_LOG}, read models=${config.READ_MODELS}, role=${config.ROLE})`);
+  new Logger('Main').log(
+    `listening on http://${config.HOST}:${config.PORT} (http=${config.HTTP_ADAPTER}, log=${config.EVENT_LOG}, read models=${config.READ_MODELS}, role=${config.ROLE})`,
+  );
 }
 
 main().catch((err) => {

@@ -9,7 +9,6 @@ import { ReadinessChecks, serveProbes, stopOnSignal } from '@cds/probes';
 import { Metrics, MetricsModule } from '@cds/metrics';
 import { configureLogging } from '@cds/logging';
 
-
 /**
  * The projector process.
  *   node dist/apps/projector/src/main.js            follow the log into the read models;
@@ -30,16 +29,23 @@ async function main(): Promise<void> {
     logger.error('READ_MODELS=sqlite is served by the embedded api process (npm start); run this process with READ_MODELS=elasticsearch, or use --rebuild');
     process.exit(2);
   }
-  @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), ReadModelsModule.forRoot(), MetricsModule.forRoot('projector'), ProjectorModule] })
+  @Module({
+    imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), ReadModelsModule.forRoot(), MetricsModule.forRoot('projector'), ProjectorModule],
+  })
   class ProjectorAppModule {}
   // Probes first: while Elasticsearch is away at start the context waits for it (the
   // projector names its group after the read-model generation), and readiness says so.
   let ready: ReadinessChecks = { readModels: async () => false };
   let metrics: Metrics | null = null;
-  const probes = await serveProbes(config.HOST, config.PORT, () => ready, async () => {
-    if (!metrics) throw new Error('starting');
-    return metrics.render();
-  });
+  const probes = await serveProbes(
+    config.HOST,
+    config.PORT,
+    () => ready,
+    async () => {
+      if (!metrics) throw new Error('starting');
+      return metrics.render();
+    },
+  );
   const app = await NestFactory.createApplicationContext(ProjectorAppModule, { logger: levels });
   metrics = app.get(Metrics);
   const projector = app.get(ProjectorService);

@@ -12,7 +12,6 @@ import { BlobStoreModule } from '@cds/blob-store';
 import { Metrics, MetricsModule } from '@cds/metrics';
 import { configureLogging } from '@cds/logging';
 
-
 /** The worker process (distributed mode; in embedded mode it runs inside the api):
  * webhook dispatch and retries, async batches. GET /health and /ready on HOST:PORT. */
 async function main(): Promise<void> {
@@ -22,16 +21,32 @@ async function main(): Promise<void> {
     console.error('EVENT_LOG=file is served by the embedded api process (npm start): the file log has one owner; run this process with EVENT_LOG=kafka');
     process.exit(2);
   }
-  @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), ReadModelsModule.forRoot(), ProvidersModule.forRoot(), BlobStoreModule.forRoot(), MetricsModule.forRoot('worker'), WorkerModule, AsyncBatchModule] })
+  @Module({
+    imports: [
+      ConfigModule.forRoot(config),
+      EventLogModule.forRoot(),
+      ReadModelsModule.forRoot(),
+      ProvidersModule.forRoot(),
+      BlobStoreModule.forRoot(),
+      MetricsModule.forRoot('worker'),
+      WorkerModule,
+      AsyncBatchModule,
+    ],
+  })
   class WorkerAppModule {}
   // Probes first: while Elasticsearch is away at start the context waits for it, and
   // readiness says so meanwhile.
   let ready: ReadinessChecks = { readModels: async () => false };
   let metrics: Metrics | null = null;
-  const probes = await serveProbes(config.HOST, config.PORT, () => ready, async () => {
-    if (!metrics) throw new Error('starting');
-    return metrics.render();
-  });
+  const probes = await serveProbes(
+    config.HOST,
+    config.PORT,
+    () => ready,
+    async () => {
+      if (!metrics) throw new Error('starting');
+      return metrics.render();
+    },
+  );
   const app = await NestFactory.createApplicationContext(WorkerAppModule, { logger: levels });
   metrics = app.get(Metrics);
   const dispatcher = app.get(WebhookDispatcher);

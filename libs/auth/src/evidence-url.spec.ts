@@ -10,7 +10,13 @@ describe('evidence URLs', () => {
   function queryOf(path: string): EvidenceQuery {
     const url = new URL(path, 'http://x');
     const [, , , , decisionId, frame] = url.pathname.split('/');
-    return { tenant: url.searchParams.get('tenant'), decisionId: decodeURIComponent(decisionId), frame, expires: url.searchParams.get('expires'), sig: url.searchParams.get('sig') };
+    return {
+      tenant: url.searchParams.get('tenant'),
+      decisionId: decodeURIComponent(decisionId),
+      frame,
+      expires: url.searchParams.get('expires'),
+      sig: url.searchParams.get('sig'),
+    };
   }
   const valid = (): EvidenceQuery => queryOf(evidencePath(claim, key));
 
@@ -126,7 +132,11 @@ describe('evidence URLs', () => {
       expect(attempt).not.toThrow();
       expect([field, value, attempt()]).toEqual([field, value, { ok: false, reason: 'malformed' }]);
     }
-    const throwing = Object.defineProperty({ ...q }, 'tenant', { get: () => { throw new Error('boom'); } });
+    const throwing = Object.defineProperty({ ...q }, 'tenant', {
+      get: () => {
+        throw new Error('boom');
+      },
+    });
     expect(verifyEvidence(throwing, key, now)).toEqual({ ok: false, reason: 'malformed' });
     expect(verifyEvidence(null as any, key, now)).toEqual({ ok: false, reason: 'malformed' });
     expect(verifyEvidence({} as any, key, now)).toEqual({ ok: false, reason: 'malformed' });

@@ -28,7 +28,10 @@ const VERSION = 1;
 export type SessionTokenFailure = 'malformed' | 'bad_signature' | 'expired';
 
 export class SessionTokenError extends Error {
-  constructor(readonly reason: SessionTokenFailure, message: string) {
+  constructor(
+    readonly reason: SessionTokenFailure,
+    message: string,
+  ) {
     super(message);
     this.name = 'SessionTokenError';
   }
@@ -44,9 +47,24 @@ export function mintSessionToken(
   ttlSeconds: number,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): { token: string; claims: SessionClaims } {
-  const full: SessionClaims = { ...claims, policyWrite: claims.policyWrite === true, tokenId: randomUUID(), issuedAt: nowSeconds, expiresAt: nowSeconds + ttlSeconds };
+  const full: SessionClaims = {
+    ...claims,
+    policyWrite: claims.policyWrite === true,
+    tokenId: randomUUID(),
+    issuedAt: nowSeconds,
+    expiresAt: nowSeconds + ttlSeconds,
+  };
   const body = Buffer.from(
-    JSON.stringify({ v: VERSION, jti: full.tokenId, tid: full.tenantId, pid: full.projectId, kid: full.keyId, iat: full.issuedAt, exp: full.expiresAt, ...(full.policyWrite ? { pw: 1 } : {}) }),
+    JSON.stringify({
+      v: VERSION,
+      jti: full.tokenId,
+      tid: full.tenantId,
+      pid: full.projectId,
+      kid: full.keyId,
+      iat: full.issuedAt,
+      exp: full.expiresAt,
+      ...(full.policyWrite ? { pw: 1 } : {}),
+    }),
     'utf8',
   ).toString('base64url');
   return { token: `${SESSION_TOKEN_PREFIX}${body}.${sign(secret, body)}`, claims: full };
@@ -77,8 +95,14 @@ function parseClaims(body: string): SessionClaims {
     throw new SessionTokenError('malformed', 'the token claims are not JSON');
   }
   const ok =
-    raw && raw.v === VERSION && typeof raw.jti === 'string' && typeof raw.tid === 'string' && typeof raw.pid === 'string' &&
-    typeof raw.kid === 'string' && Number.isInteger(raw.iat) && Number.isInteger(raw.exp);
+    raw &&
+    raw.v === VERSION &&
+    typeof raw.jti === 'string' &&
+    typeof raw.tid === 'string' &&
+    typeof raw.pid === 'string' &&
+    typeof raw.kid === 'string' &&
+    Number.isInteger(raw.iat) &&
+    Number.isInteger(raw.exp);
   if (!ok) throw new SessionTokenError('malformed', 'the token claims are incomplete');
   return { tokenId: raw.jti, tenantId: raw.tid, projectId: raw.pid, keyId: raw.kid, issuedAt: raw.iat, expiresAt: raw.exp, policyWrite: raw.pw === 1 };
 }

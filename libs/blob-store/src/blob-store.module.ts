@@ -14,7 +14,10 @@ export class MediaRetention implements OnApplicationBootstrap, OnApplicationShut
   private readonly logger = new Logger('MediaRetention');
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(@Inject(BLOB_STORE) private readonly blobs: BlobStore, private readonly config: AppConfig) {}
+  constructor(
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    private readonly config: AppConfig,
+  ) {}
 
   onApplicationBootstrap(): void {
     if (this.config.ROLE === 'api' || this.config.ROLE === 'projector') return;

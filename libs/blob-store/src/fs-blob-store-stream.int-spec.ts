@@ -87,7 +87,7 @@ describe('FsBlobStore.putStream / pathOf (real files)', () => {
     expect(err).toMatchObject({ kind: 'too_large', code: 'VIDEO_TOO_LARGE' });
     expect(err.details).toContain(String(1 * MB));
     // It read one chunk past the limit and no more, and ended the source.
-    expect(seen.pulled).toBe(1 * MB / CHUNK + 1);
+    expect(seen.pulled).toBe((1 * MB) / CHUNK + 1);
     expect(seen.finished).toBe(true);
     expect(filesUnder(root)).toEqual([]);
   });

@@ -32,7 +32,9 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
 
   onApplicationBootstrap(): void {
     this.follower = new LogFollower(
-      this.log, { group: 'batch-runner', topics: ['jobs'], startFrom: 'committed', maxBatch: 10, handler: (b) => this.handle(b) }, this.logger,
+      this.log,
+      { group: 'batch-runner', topics: ['jobs'], startFrom: 'committed', maxBatch: 10, handler: (b) => this.handle(b) },
+      this.logger,
     );
   }
 
@@ -62,7 +64,9 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
       // event again after a backoff. Only a lasting answer (e.g. no such policy) fails it.
       if (!(err instanceof DomainError) || err.kind === 'unavailable') throw err;
       const failed: BatchFailed = envelope('batch.failed', 1, e.tenantId, batchId, {
-        batchId, policyId, error: { code: err.code, message: err.message, details: err.details },
+        batchId,
+        policyId,
+        error: { code: err.code, message: err.message, details: err.details },
       });
       await this.writer.write('jobs', [failed]);
       this.metrics?.jobs.inc({ kind: 'batch', outcome: 'failed' });
@@ -71,7 +75,11 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
     const results = await this.checker.check(principal, policyId, items, { requestIdOf: (i) => `batch:${batchId}:${i}`, rethrowUnavailable: true });
     const failedCount = results.filter((r) => 'error' in r).length;
     const done: BatchCompleted = envelope('batch.completed', 1, e.tenantId, batchId, {
-      batchId, policyId, results, succeeded: results.length - failedCount, failed: failedCount,
+      batchId,
+      policyId,
+      results,
+      succeeded: results.length - failedCount,
+      failed: failedCount,
     });
     await this.writer.write('jobs', [done]);
     this.metrics?.jobs.inc({ kind: 'batch', outcome: 'completed' });

@@ -19,7 +19,11 @@ import { checkBatchItems } from './batch-items';
 export class BatchChecker {
   private readonly logger = new Logger('BatchChecker');
 
-  constructor(private readonly commands: CommandBus, private readonly catalog: PolicyCatalog, private readonly config: AppConfig) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly catalog: PolicyCatalog,
+    private readonly config: AppConfig,
+  ) {}
 
   assertSize(count: number, max: number): void {
     if (count > max) throw invalid('BATCH_TOO_LARGE', 'Too many items in the batch', `at most ${max} items per batch (got ${count})`);
@@ -33,14 +37,19 @@ export class BatchChecker {
   /** `requestIdOf` makes each item's decision idempotent (an async batch rerun after a crash
    * answers the decisions already made); `rethrowUnavailable`: see checkBatchItems. */
   check(
-    principal: Principal, policyId: string, items: readonly BatchItemInput[],
+    principal: Principal,
+    policyId: string,
+    items: readonly BatchItemInput[],
     o: { requestIdOf?: (index: number) => string; rethrowUnavailable?: boolean } = {},
   ): Promise<BatchItemResult[]> {
     return checkBatchItems(
       items,
       (item, i) => {
         const request = Object.assign(new CheckRequestDto(), {
-          content: item.content, policyId, contentType: item.contentType as CheckRequestDto['contentType'], metadata: item.metadata,
+          content: item.content,
+          policyId,
+          contentType: item.contentType as CheckRequestDto['contentType'],
+          metadata: item.metadata,
           requestId: o.requestIdOf?.(i),
         });
         return this.commands.execute(new CheckContentCommand(principal, request, null));

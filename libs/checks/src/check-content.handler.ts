@@ -13,8 +13,19 @@ import { decisionEvent, ScoredPart } from './decision-parts';
 import { IdempotentChecks } from './idempotent-checks';
 import { ImageIntake } from './image-intake.service';
 
-export function toCheckDecision(d: Pick<DecisionDoc, 'safe' | 'flagged' | 'action' | 'categories' | 'decisionId' | 'provider' | 'latency' | 'cost'>): CheckDecision {
-  return { safe: d.safe, flagged: d.flagged, action: d.action, categories: d.categories, decisionId: d.decisionId, provider: d.provider, latency: d.latency, cost: d.cost };
+export function toCheckDecision(
+  d: Pick<DecisionDoc, 'safe' | 'flagged' | 'action' | 'categories' | 'decisionId' | 'provider' | 'latency' | 'cost'>,
+): CheckDecision {
+  return {
+    safe: d.safe,
+    flagged: d.flagged,
+    action: d.action,
+    categories: d.categories,
+    decisionId: d.decisionId,
+    provider: d.provider,
+    latency: d.latency,
+    cost: d.cost,
+  };
 }
 
 /**
@@ -46,7 +57,11 @@ export class CheckContentHandler implements ICommandHandler<CheckContentCommand>
     const { request: r, principal } = cmd;
     const contentType = r.contentType ?? 'text';
     if (contentType === 'video') {
-      throw invalid('UNSUPPORTED_CONTENT_TYPE', 'Unsupported content type', 'a video is checked by POST /v1/video/check (a URL) or POST /v1/video/upload (a file), or as the video of POST /v1/check/multimodal');
+      throw invalid(
+        'UNSUPPORTED_CONTENT_TYPE',
+        'Unsupported content type',
+        'a video is checked by POST /v1/video/check (a URL) or POST /v1/video/upload (a file), or as the video of POST /v1/check/multimodal',
+      );
     }
     const language = r.language ?? 'en';
     this.scorer.assertLanguage(language);
@@ -67,10 +82,22 @@ export class CheckContentHandler implements ICommandHandler<CheckContentCommand>
     const verdicts = this.scorer.decideParts(policy.parsed, [part]);
     const latency = Math.round((performance.now() - started) * 1000) / 1000;
 
-    const event = decisionEvent({
-      tenantId: principal.tenantId, decisionId, requestId, content: part.contentRef ?? r.content, contentType, language,
-      metadata: r.metadata ?? {}, policyId: policy.policyId, policyVersion: policy.version, latency,
-    }, [part], verdicts);
+    const event = decisionEvent(
+      {
+        tenantId: principal.tenantId,
+        decisionId,
+        requestId,
+        content: part.contentRef ?? r.content,
+        contentType,
+        language,
+        metadata: r.metadata ?? {},
+        policyId: policy.policyId,
+        policyVersion: policy.version,
+        latency,
+      },
+      [part],
+      verdicts,
+    );
     await this.writer.write('decisions', [event]);
     return { decisionId, answer: toCheckDecision(event.data) };
   }

@@ -17,15 +17,24 @@ import { PolicyCatalog } from './policy-catalog.service';
 
 export function itemResult(p: DecisionPart): MultimodalItemResult {
   return {
-    contentType: p.contentType, ...(p.contentRef !== null ? { contentRef: p.contentRef } : {}),
-    safe: p.safe, flagged: p.flagged, action: p.action, categories: p.categories,
+    contentType: p.contentType,
+    ...(p.contentRef !== null ? { contentRef: p.contentRef } : {}),
+    safe: p.safe,
+    flagged: p.flagged,
+    action: p.action,
+    categories: p.categories,
   };
 }
 
 export function toMultimodalDecision(d: Pick<DecisionDoc, 'decisionId' | 'safe' | 'flagged' | 'action' | 'parts' | 'latency' | 'cost'>): MultimodalDecision {
   return {
-    decisionId: d.decisionId, safe: d.safe, flagged: d.flagged, action: d.action, results: d.parts.map(itemResult),
-    totalLatency: d.latency, totalCost: d.cost,
+    decisionId: d.decisionId,
+    safe: d.safe,
+    flagged: d.flagged,
+    action: d.action,
+    results: d.parts.map(itemResult),
+    totalLatency: d.latency,
+    totalCost: d.cost,
   };
 }
 
@@ -66,16 +75,28 @@ export class CheckMultimodalHandler implements ICommandHandler<CheckMultimodalCo
     if (!file) throw new DomainError('unavailable', 'MEDIA_STORE_UNAVAILABLE', 'The video could not be read back', 'retry');
     const probe = await this.videos.probe(file);
     if (probe.durationSeconds > this.config.VIDEO_MAX_DURATION_SECONDS) {
-      throw invalid('VIDEO_TOO_LONG', 'Video too long', `the video lasts ${probe.durationSeconds.toFixed(1)} s, past ${this.config.VIDEO_MAX_DURATION_SECONDS} s`);
+      throw invalid(
+        'VIDEO_TOO_LONG',
+        'Video too long',
+        `the video lasts ${probe.durationSeconds.toFixed(1)} s, past ${this.config.VIDEO_MAX_DURATION_SECONDS} s`,
+      );
     }
     const frameInterval = Math.max(0.1, probe.durationSeconds / MULTIMODAL_VIDEO_FRAMES);
     const scan = await this.videos.scan({
-      file, probe, language, policy, extraction: { mode: 'interval', frameInterval, maxFrames: MULTIMODAL_VIDEO_FRAMES, stopOnBlock: false },
+      file,
+      probe,
+      language,
+      policy,
+      extraction: { mode: 'interval', frameInterval, maxFrames: MULTIMODAL_VIDEO_FRAMES, stopOnBlock: false },
     });
     const texts = scan.frames.map((f) => f.ocrText).filter((t): t is string => !!t);
     return {
-      contentType: 'video', contentRef: url, signals: mergeBy(scan.frames.map((f) => f.signals)), cost: 0,
-      ocrText: texts.length > 0 ? texts.join('\n') : null, media: null,
+      contentType: 'video',
+      contentRef: url,
+      signals: mergeBy(scan.frames.map((f) => f.signals)),
+      cost: 0,
+      ocrText: texts.length > 0 ? texts.join('\n') : null,
+      media: null,
     };
   }
 
@@ -96,19 +117,31 @@ export class CheckMultimodalHandler implements ICommandHandler<CheckMultimodalCo
     const policy = await this.catalog.resolve(principal.tenantId, r.policyId);
 
     const started = performance.now();
-    const text: Promise<ScoredPart>[] = r.text === undefined ? [] : [
-      this.scorer.scoreText(r.text, language).then((s) => ({ contentType: 'text' as const, contentRef: null, ...s, ocrText: null, media: null })),
-    ];
+    const text: Promise<ScoredPart>[] =
+      r.text === undefined
+        ? []
+        : [this.scorer.scoreText(r.text, language).then((s) => ({ contentType: 'text' as const, contentRef: null, ...s, ocrText: null, media: null }))];
     const pictures = images.map((content, i) =>
-      this.images.prepare(principal.tenantId, content, language)
+      this.images
+        .prepare(principal.tenantId, content, language)
         .then(async (img): Promise<ScoredPart> => ({
-          contentType: 'image', contentRef: img.contentRef, ...(await this.scorer.scoreImage(img.image, img.ocrText, language)), media: img.media,
+          contentType: 'image',
+          contentRef: img.contentRef,
+          ...(await this.scorer.scoreImage(img.image, img.ocrText, language)),
+          media: img.media,
         }))
-        .catch((err: unknown) => { throw namedItem(err, `images[${i}]`); }),
+        .catch((err: unknown) => {
+          throw namedItem(err, `images[${i}]`);
+        }),
     );
-    const video: Promise<ScoredPart>[] = r.video === undefined ? [] : [
-      this.videoPart(principal.tenantId, r.video, language, policy.parsed).catch((err: unknown) => { throw namedItem(err, 'video'); }),
-    ];
+    const video: Promise<ScoredPart>[] =
+      r.video === undefined
+        ? []
+        : [
+            this.videoPart(principal.tenantId, r.video, language, policy.parsed).catch((err: unknown) => {
+              throw namedItem(err, 'video');
+            }),
+          ];
     const parts = await Promise.all([...text, ...pictures, ...video]);
     const verdicts = this.scorer.decideParts(policy.parsed, parts);
     const latency = Math.round((performance.now() - started) * 1000) / 1000;
@@ -117,10 +150,22 @@ export class CheckMultimodalHandler implements ICommandHandler<CheckMultimodalCo
     const metadata: Record<string, unknown> = { ...(r.metadata ?? {}) };
     if (r.context) metadata.context = { ...r.context };
     if (r.context?.userId !== undefined && metadata.userId === undefined) metadata.userId = r.context.userId;
-    const event = decisionEvent({
-      tenantId: principal.tenantId, decisionId, requestId, content: r.text ?? '', contentType: 'multimodal', language, metadata,
-      policyId: policy.policyId, policyVersion: policy.version, latency,
-    }, parts, verdicts);
+    const event = decisionEvent(
+      {
+        tenantId: principal.tenantId,
+        decisionId,
+        requestId,
+        content: r.text ?? '',
+        contentType: 'multimodal',
+        language,
+        metadata,
+        policyId: policy.policyId,
+        policyVersion: policy.version,
+        latency,
+      },
+      parts,
+      verdicts,
+    );
     await this.writer.write('decisions', [event]);
     return { decisionId, answer: toMultimodalDecision({ ...event.data }) };
   }

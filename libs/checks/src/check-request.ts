@@ -8,22 +8,31 @@ export { POLICY_ID_PATTERN, POLICY_ID_MESSAGE };
 export const CONTENT_TYPES = ['text', 'image', 'video'] as const;
 
 export class CheckRequestDto {
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   content!: string;
 
-  @IsString() @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
+  @IsString()
+  @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
   policyId!: string;
 
-  @IsOptional() @IsIn(CONTENT_TYPES, { message: `contentType must be one of ${CONTENT_TYPES.join(', ')}` })
+  @IsOptional()
+  @IsIn(CONTENT_TYPES, { message: `contentType must be one of ${CONTENT_TYPES.join(', ')}` })
   contentType?: (typeof CONTENT_TYPES)[number];
 
-  @IsOptional() @IsString() @MaxLength(16)
+  @IsOptional()
+  @IsString()
+  @MaxLength(16)
   language?: string;
 
-  @IsOptional() @IsMetadata()
+  @IsOptional()
+  @IsMetadata()
   metadata?: Record<string, unknown>;
 
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
   requestId?: string;
 }
 

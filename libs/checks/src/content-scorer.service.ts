@@ -21,7 +21,10 @@ export interface ScoredItem {
 export class ContentScorer {
   private readonly languages = new Set<string>(SUPPORTED_LANGUAGES);
 
-  constructor(@Inject(PROVIDER_REGISTRY) private readonly providers: ProviderRegistry, @Optional() private readonly metrics?: Metrics) {}
+  constructor(
+    @Inject(PROVIDER_REGISTRY) private readonly providers: ProviderRegistry,
+    @Optional() private readonly metrics?: Metrics,
+  ) {}
 
   assertLanguage(language: string): void {
     if (!this.languages.has(language)) {
@@ -92,4 +95,3 @@ export function mergeBy(all: readonly Record<string, ScoreMap>[]): Record<string
 export function providerOf(signals: Record<string, ScoreMap>): string {
   return Object.keys(signals).sort().join(',');
 }
-

@@ -14,8 +14,15 @@ export interface ScoredPart {
 
 export function toPart(p: ScoredPart, verdict: PolicyEvaluation): DecisionPart {
   return {
-    contentType: p.contentType, contentRef: p.contentRef, signals: p.signals, ocrText: p.ocrText, media: p.media,
-    categories: verdict.categories, action: verdict.action, safe: verdict.safe, flagged: verdict.flagged,
+    contentType: p.contentType,
+    contentRef: p.contentRef,
+    signals: p.signals,
+    ocrText: p.ocrText,
+    media: p.media,
+    categories: verdict.categories,
+    action: verdict.action,
+    safe: verdict.safe,
+    flagged: verdict.flagged,
   };
 }
 
@@ -33,14 +40,30 @@ export interface DecisionFacts {
 }
 
 /** The one `decision.created` (v2) of a check, whatever it scored. */
-export function decisionEvent(f: DecisionFacts, scored: readonly ScoredPart[], verdicts: { overall: PolicyEvaluation; parts: PolicyEvaluation[] }): DecisionCreated {
+export function decisionEvent(
+  f: DecisionFacts,
+  scored: readonly ScoredPart[],
+  verdicts: { overall: PolicyEvaluation; parts: PolicyEvaluation[] },
+): DecisionCreated {
   const signals = mergeBy(scored.map((p) => p.signals));
   const cost = Math.round(scored.reduce((sum, p) => sum + p.cost, 0) * 1e6) / 1e6;
   return envelope('decision.created', 2, f.tenantId, f.decisionId, {
-    decisionId: f.decisionId, requestId: f.requestId, content: f.content, contentType: f.contentType, language: f.language,
-    metadata: f.metadata, policyId: f.policyId, policyVersion: f.policyVersion, provider: providerOf(signals), signals,
+    decisionId: f.decisionId,
+    requestId: f.requestId,
+    content: f.content,
+    contentType: f.contentType,
+    language: f.language,
+    metadata: f.metadata,
+    policyId: f.policyId,
+    policyVersion: f.policyVersion,
+    provider: providerOf(signals),
+    signals,
     parts: scored.map((p, i) => toPart(p, verdicts.parts[i])),
-    categories: verdicts.overall.categories, action: verdicts.overall.action, safe: verdicts.overall.safe, flagged: verdicts.overall.flagged,
-    latency: f.latency, cost,
+    categories: verdicts.overall.categories,
+    action: verdicts.overall.action,
+    safe: verdicts.overall.safe,
+    flagged: verdicts.overall.flagged,
+    latency: f.latency,
+    cost,
   });
 }

@@ -11,9 +11,16 @@ import { idempotentDecisionId } from './decision-id';
 export class IdempotentChecks<T> {
   private readonly inFlight = new Map<string, Promise<T>>();
 
-  constructor(private readonly readModels: ReadModels, private readonly answerOf: (doc: DecisionDoc) => T) {}
+  constructor(
+    private readonly readModels: ReadModels,
+    private readonly answerOf: (doc: DecisionDoc) => T,
+  ) {}
 
-  run(tenantId: string, requestId: string | null, check: (decisionId: string, requestId: string | null) => Promise<{ decisionId: string; answer: T }>): Promise<T> {
+  run(
+    tenantId: string,
+    requestId: string | null,
+    check: (decisionId: string, requestId: string | null) => Promise<{ decisionId: string; answer: T }>,
+  ): Promise<T> {
     if (!requestId) return check(randomUUID(), null).then((r) => r.answer);
     const k = `${tenantId}\u0000${requestId}`;
     const running = this.inFlight.get(k);
@@ -23,7 +30,11 @@ export class IdempotentChecks<T> {
     return p;
   }
 
-  private async once(tenantId: string, requestId: string, check: (decisionId: string, requestId: string) => Promise<{ decisionId: string; answer: T }>): Promise<T> {
+  private async once(
+    tenantId: string,
+    requestId: string,
+    check: (decisionId: string, requestId: string) => Promise<{ decisionId: string; answer: T }>,
+  ): Promise<T> {
     const earlier = await this.readModels.findDecisionByRequestId(tenantId, requestId);
     if (earlier) return this.answerOf(earlier);
     const mine = await check(idempotentDecisionId(tenantId, requestId), requestId);

@@ -38,7 +38,11 @@ export class ImageIntake implements OnApplicationBootstrap {
    * per core at a time, so a burst of images queues instead of starving the event loop. */
   private readonly ocrGate = new Gate(Math.max(1, os.availableParallelism()));
 
-  constructor(@Inject(BLOB_STORE) private readonly blobs: BlobStore, private readonly config: AppConfig, @Optional() private readonly metrics?: Metrics) {}
+  constructor(
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    private readonly config: AppConfig,
+    @Optional() private readonly metrics?: Metrics,
+  ) {}
 
   /** Says at start what OCR can read here, so a missing binary or language pack is seen
    * before the first image check answers 503 OCR_UNAVAILABLE. */
@@ -47,8 +51,12 @@ export class ImageIntake implements OnApplicationBootstrap {
     if (this.config.IMAGE_OCR === 'off' || this.config.ROLE === 'projector') return;
     probeTesseract().then(
       (p) => {
-        if (!p.available) this.logger.error('IMAGE_OCR=on but Tesseract does not run (install tesseract-ocr, or set TESSERACT_PATH or IMAGE_OCR=off): image checks will answer 503 OCR_UNAVAILABLE');
-        else if (p.missing.length > 0) this.logger.warn(`Tesseract ${p.version}: language packs missing: ${p.missing.join(', ')} (install tesseract-ocr-<pack>)`);
+        if (!p.available)
+          this.logger.error(
+            'IMAGE_OCR=on but Tesseract does not run (install tesseract-ocr, or set TESSERACT_PATH or IMAGE_OCR=off): image checks will answer 503 OCR_UNAVAILABLE',
+          );
+        else if (p.missing.length > 0)
+          this.logger.warn(`Tesseract ${p.version}: language packs missing: ${p.missing.join(', ')} (install tesseract-ocr-<pack>)`);
         else this.logger.log(`Tesseract ${p.version} with every language pack`);
       },
       (err: Error) => this.logger.error(`Tesseract probe failed: ${err.message}`),
@@ -57,16 +65,25 @@ export class ImageIntake implements OnApplicationBootstrap {
 
   async prepare(tenantId: string, content: string, language: string): Promise<PreparedImage> {
     const stored = parseMediaRef(content.trim());
-    const source: ImageSource = stored !== null ? { kind: 'inline', bytes: await this.storedMedia(tenantId, stored) } : parseImageInput(content, this.config.MAX_IMAGE_BYTES);
-    const bytes = source.kind === 'inline' ? source.bytes : (await fetchMedia(source.url, {
-      maxBytes: this.config.MAX_IMAGE_BYTES,
-      timeoutMs: this.config.IMAGE_FETCH_TIMEOUT_MS,
-      maxRedirects: MAX_REDIRECTS,
-      egress: { allowLoopback: this.config.EGRESS_ALLOW_LOOPBACK, allowPrivate: this.config.EGRESS_ALLOW_PRIVATE },
-    })).bytes;
+    const source: ImageSource =
+      stored !== null ? { kind: 'inline', bytes: await this.storedMedia(tenantId, stored) } : parseImageInput(content, this.config.MAX_IMAGE_BYTES);
+    const bytes =
+      source.kind === 'inline'
+        ? source.bytes
+        : (
+            await fetchMedia(source.url, {
+              maxBytes: this.config.MAX_IMAGE_BYTES,
+              timeoutMs: this.config.IMAGE_FETCH_TIMEOUT_MS,
+              maxRedirects: MAX_REDIRECTS,
+              egress: { allowLoopback: this.config.EGRESS_ALLOW_LOOPBACK, allowPrivate: this.config.EGRESS_ALLOW_PRIVATE },
+            })
+          ).bytes;
     const decoded = await decodeImage(bytes, {
-      maxPixels: this.config.MAX_IMAGE_PIXELS, maxFrames: this.config.IMAGE_MAX_FRAMES, modelSize: LOCAL_IMAGE_INPUT_SIZE,
-      ocrMaxSide: OCR_MAX_SIDE, withOcrImage: false,
+      maxPixels: this.config.MAX_IMAGE_PIXELS,
+      maxFrames: this.config.IMAGE_MAX_FRAMES,
+      modelSize: LOCAL_IMAGE_INPUT_SIZE,
+      ocrMaxSide: OCR_MAX_SIDE,
+      withOcrImage: false,
     });
     const ocrText = this.readText(bytes, language);
     ocrText.catch(() => undefined); // awaited by the scorer; a failure before that is not unhandled
@@ -74,12 +91,21 @@ export class ImageIntake implements OnApplicationBootstrap {
     return {
       contentRef: source.kind === 'url' ? source.url : blob.ref,
       image: {
-        bytes, format: decoded.format, width: decoded.width, height: decoded.height,
-        frames: decoded.frames.map((f) => f.rgb), frameSize: LOCAL_IMAGE_INPUT_SIZE,
+        bytes,
+        format: decoded.format,
+        width: decoded.width,
+        height: decoded.height,
+        frames: decoded.frames.map((f) => f.rgb),
+        frameSize: LOCAL_IMAGE_INPUT_SIZE,
       },
       media: {
-        sha256: blob.sha256, format: decoded.format, width: decoded.width, height: decoded.height, bytes: bytes.length,
-        frameCount: decoded.frameCount, framesScored: decoded.frames.length,
+        sha256: blob.sha256,
+        format: decoded.format,
+        width: decoded.width,
+        height: decoded.height,
+        bytes: bytes.length,
+        frameCount: decoded.frameCount,
+        framesScored: decoded.frames.length,
       },
       ocrText,
     };
@@ -118,8 +144,12 @@ export class ImageIntake implements OnApplicationBootstrap {
     } catch (err) {
       if (err instanceof DomainError) throw err;
       this.logger.error(`OCR failed: ${(err as Error).message}`);
-      throw new DomainError('unavailable', 'OCR_UNAVAILABLE', 'Text in the image could not be read',
-        `${(err as Error).message}; retry, or run with IMAGE_OCR=off to score pixels only`);
+      throw new DomainError(
+        'unavailable',
+        'OCR_UNAVAILABLE',
+        'Text in the image could not be read',
+        `${(err as Error).message}; retry, or run with IMAGE_OCR=off to score pixels only`,
+      );
     }
   }
 }

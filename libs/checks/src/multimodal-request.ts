@@ -10,43 +10,65 @@ import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from './check-request';
 export const MAX_MULTIMODAL_IMAGES = 10;
 
 export class MultimodalContextDto {
-  @IsOptional() @IsString() @MaxLength(16)
+  @IsOptional()
+  @IsString()
+  @MaxLength(16)
   language?: string;
 
-  @IsOptional() @IsString() @MaxLength(64)
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
   useCase?: string;
 
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
   userId?: string;
 
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
   userReputation?: number;
 
-  @IsOptional() @IsString() @MaxLength(35)
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
   locale?: string;
 }
 
 export class MultimodalRequestDto {
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   text?: string;
 
   /** URLs, data URIs or raw base64; the count is checked by the handler (422 TOO_MANY_IMAGES). */
-  @IsOptional() @IsArray() @IsString({ each: true }) @IsNotEmpty({ each: true })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
   images?: string[];
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   video?: string;
 
-  @IsString() @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
+  @IsString()
+  @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
   policyId!: string;
 
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => MultimodalContextDto)
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => MultimodalContextDto)
   context?: MultimodalContextDto;
 
-  @IsOptional() @IsMetadata()
+  @IsOptional()
+  @IsMetadata()
   metadata?: Record<string, unknown>;
 
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
   requestId?: string;
 }
 
@@ -71,7 +93,11 @@ export interface MultimodalDecision {
 }
 
 export class CheckMultimodalCommand extends Command<MultimodalDecision> {
-  constructor(readonly principal: Principal, readonly request: MultimodalRequestDto, readonly idempotencyKey: string | null) {
+  constructor(
+    readonly principal: Principal,
+    readonly request: MultimodalRequestDto,
+    readonly idempotencyKey: string | null,
+  ) {
     super();
   }
 }

@@ -19,9 +19,7 @@ const EPOCH = new Date(0).toISOString();
 @Injectable()
 export class PolicyCatalog {
   private readonly parsed = new Map<string, ParsedPolicy>();
-  private readonly builtins = new Map<string, ParsedPolicy>(
-    Object.entries(BUILTIN_POLICIES).map(([id, yaml]) => [id, parsePolicyYaml(yaml)]),
-  );
+  private readonly builtins = new Map<string, ParsedPolicy>(Object.entries(BUILTIN_POLICIES).map(([id, yaml]) => [id, parsePolicyYaml(yaml)]));
 
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
 
@@ -38,7 +36,9 @@ export class PolicyCatalog {
     const docs = await this.readModels.listPolicies(tenantId);
     const own = docs.map((doc) => ({ policyId: doc.policyId, version: doc.version, builtIn: false, parsed: this.parse(doc), doc }));
     const ids = new Set(docs.map((d) => d.policyId));
-    const builtins = [...this.builtins].filter(([id]) => !ids.has(id)).map(([policyId, parsed]) => ({ policyId, version: 0, builtIn: true, parsed, doc: null }));
+    const builtins = [...this.builtins]
+      .filter(([id]) => !ids.has(id))
+      .map(([policyId, parsed]) => ({ policyId, version: 0, builtIn: true, parsed, doc: null }));
     return [...own, ...builtins];
   }
 

@@ -5,9 +5,14 @@ describe('external provider settings', () => {
   it('has defaults that register no external provider', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
-      PROVIDER_TIMEOUT_MS: 5000, PROVIDER_RETRY_BUDGET_MS: 10_000, PROVIDER_MAX_RETRIES: 2,
-      PROVIDER_CIRCUIT_FAILURES: 5, PROVIDER_CIRCUIT_COOLDOWN_MS: 30_000, PROVIDER_PRICES: {},
-      OPENAI_BASE_URL: 'https://api.openai.com/v1', OPENAI_MODERATION_MODEL: 'omni-moderation-latest',
+      PROVIDER_TIMEOUT_MS: 5000,
+      PROVIDER_RETRY_BUDGET_MS: 10_000,
+      PROVIDER_MAX_RETRIES: 2,
+      PROVIDER_CIRCUIT_FAILURES: 5,
+      PROVIDER_CIRCUIT_COOLDOWN_MS: 30_000,
+      PROVIDER_PRICES: {},
+      OPENAI_BASE_URL: 'https://api.openai.com/v1',
+      OPENAI_MODERATION_MODEL: 'omni-moderation-latest',
       GOOGLE_VISION_BASE_URL: 'https://vision.googleapis.com',
     });
     expect(c.OPENAI_API_KEY).toBeUndefined();
@@ -18,12 +23,23 @@ describe('external provider settings', () => {
 
   it('reads every provider variable, an empty one counting as unset', () => {
     const c = loadConfig({
-      OPENAI_API_KEY: 'sk-test', OPENAI_TIMEOUT_MS: '2500',
-      AZURE_CONTENT_SAFETY_ENDPOINT: 'https://cs.cognitiveservices.azure.com', AZURE_CONTENT_SAFETY_KEY: 'k', AZURE_CONTENT_SAFETY_BLOCKLISTS: 'slurs, brand.names',
-      LLAMAGUARD_BASE_URL: 'http://gpu:8000/v1', LLAMAGUARD_MODEL: 'meta-llama/Llama-Guard-3-8B', LLAMAGUARD_API_KEY: '',
-      GOOGLE_VISION_API_KEY: 'AIza', PROVIDER_PRICES: 'azure=0.001,google-vision.image=0.002',
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_TIMEOUT_MS: '2500',
+      AZURE_CONTENT_SAFETY_ENDPOINT: 'https://cs.cognitiveservices.azure.com',
+      AZURE_CONTENT_SAFETY_KEY: 'k',
+      AZURE_CONTENT_SAFETY_BLOCKLISTS: 'slurs, brand.names',
+      LLAMAGUARD_BASE_URL: 'http://gpu:8000/v1',
+      LLAMAGUARD_MODEL: 'meta-llama/Llama-Guard-3-8B',
+      LLAMAGUARD_API_KEY: '',
+      GOOGLE_VISION_API_KEY: 'AIza',
+      PROVIDER_PRICES: 'azure=0.001,google-vision.image=0.002',
     });
-    expect(c).toMatchObject({ OPENAI_API_KEY: 'sk-test', OPENAI_TIMEOUT_MS: 2500, AZURE_CONTENT_SAFETY_BLOCKLISTS: 'slurs, brand.names', LLAMAGUARD_MODEL: 'meta-llama/Llama-Guard-3-8B' });
+    expect(c).toMatchObject({
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_TIMEOUT_MS: 2500,
+      AZURE_CONTENT_SAFETY_BLOCKLISTS: 'slurs, brand.names',
+      LLAMAGUARD_MODEL: 'meta-llama/Llama-Guard-3-8B',
+    });
     expect(c.LLAMAGUARD_API_KEY).toBeUndefined();
     expect(c.PROVIDER_PRICES).toEqual({ azure: 0.001, 'google-vision.image': 0.002 });
     expect(loadConfig({ PROVIDER_PRICES: '{"openai": 0.0001}' }).PROVIDER_PRICES).toEqual({ openai: 0.0001 });

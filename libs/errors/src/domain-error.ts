@@ -25,7 +25,5 @@ export class DomainError extends Error {
   }
 }
 
-export const notFound = (code: string, message: string, details = '') =>
-  new DomainError('not_found', code, message, details);
-export const invalid = (code: string, message: string, details = '') =>
-  new DomainError('invalid', code, message, details);
+export const notFound = (code: string, message: string, details = '') => new DomainError('not_found', code, message, details);
+export const invalid = (code: string, message: string, details = '') => new DomainError('invalid', code, message, details);

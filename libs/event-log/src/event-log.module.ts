@@ -12,7 +12,9 @@ import { KafkaEventLog } from './kafka/kafka-event-log.adapter';
  * (bounded by their own timeout). */
 export function openKafkaEventLog(config: AppConfig, logger = new Logger('EventLog')): KafkaEventLog {
   const log = new KafkaEventLog({
-    brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean),
+    brokers: config.KAFKA_BROKERS.split(',')
+      .map((b) => b.trim())
+      .filter(Boolean),
     clientId: `cds-${config.ROLE}-${os.hostname()}-${process.pid}`,
     topicPrefix: config.TOPIC_PREFIX,
     logger,

@@ -40,7 +40,9 @@ export class LogFollower {
         return;
       } catch (err) {
         if (this.stopping) return;
-        this.logger.error(`consumer group ${this.options.group} cannot follow the log yet (attempt ${attempt}): ${(err as Error).message}; retrying in ${delay} ms`);
+        this.logger.error(
+          `consumer group ${this.options.group} cannot follow the log yet (attempt ${attempt}): ${(err as Error).message}; retrying in ${delay} ms`,
+        );
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, delay);
           this.wake = () => {

@@ -181,9 +181,13 @@ export interface GuardrailPolicyVersionV1 {
 
 /** The event types a webhook can subscribe to (the spec's Events table). */
 export const WEBHOOK_EVENT_TYPES = [
-  'decision.created', 'decision.flagged', 'decision.blocked',
-  'agent.guardrail.blocked', 'agent.guardrail.approval_required',
-  'moderation.completed', 'moderation.failed',
+  'decision.created',
+  'decision.flagged',
+  'decision.blocked',
+  'agent.guardrail.blocked',
+  'agent.guardrail.approval_required',
+  'moderation.completed',
+  'moderation.failed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -275,8 +279,7 @@ export interface BatchItemInput {
 
 /** Outcome of one item: the decision, or why it could not be checked. */
 export type BatchItemResult =
-  | { id: string; safe: boolean; action: Action; decisionId: string }
-  | { id: string; error: { code: string; message: string; details: string } };
+  { id: string; safe: boolean; action: Action; decisionId: string } | { id: string; error: { code: string; message: string; details: string } };
 
 /** An async batch was accepted; checking it is a job on the `jobs` topic. */
 export interface BatchAcceptedV1 {
@@ -313,9 +316,7 @@ export interface VideoExtraction {
   stopOnBlock: boolean;
 }
 
-export type VideoSource =
-  | { kind: 'url'; url: string }
-  | { kind: 'upload'; sha256: string; filename: string | null; bytes: number };
+export type VideoSource = { kind: 'url'; url: string } | { kind: 'upload'; sha256: string; filename: string | null; bytes: number };
 
 /** A video check was accepted; the worker samples and scores it (a job on `jobs`). */
 export interface VideoAcceptedV1 {
@@ -407,12 +408,29 @@ export type VideoCompleted = EventEnvelope<'video.completed', VideoCompletedV1>;
 export type VideoFailed = EventEnvelope<'video.failed', VideoFailedV1>;
 
 export type DomainEvent =
-  | DecisionCreated | PolicySaved | KeyCreated | KeyRevoked
-  | GuardrailDecided | GuardrailBlocked | GuardrailApprovalRequired | GuardrailPolicyUpdated | GuardrailPolicyRolledBack
-  | WebhookCreated | WebhookUpdated | WebhookDeleted | WebhookAutoDisabled
-  | DeliveryScheduled | DeliveryAttempted | DeliveryCancelled
-  | BatchAccepted | BatchCompleted | BatchFailed
-  | VideoAccepted | VideoProgress | VideoCompleted | VideoFailed;
+  | DecisionCreated
+  | PolicySaved
+  | KeyCreated
+  | KeyRevoked
+  | GuardrailDecided
+  | GuardrailBlocked
+  | GuardrailApprovalRequired
+  | GuardrailPolicyUpdated
+  | GuardrailPolicyRolledBack
+  | WebhookCreated
+  | WebhookUpdated
+  | WebhookDeleted
+  | WebhookAutoDisabled
+  | DeliveryScheduled
+  | DeliveryAttempted
+  | DeliveryCancelled
+  | BatchAccepted
+  | BatchCompleted
+  | BatchFailed
+  | VideoAccepted
+  | VideoProgress
+  | VideoCompleted
+  | VideoFailed;
 export type DomainEventType = DomainEvent['type'];
 
 /** Which stream each event type is written to. */

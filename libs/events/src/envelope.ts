@@ -17,13 +17,6 @@ export interface EventEnvelope<T extends string = string, D = unknown> {
   requestId?: string;
 }
 
-export function envelope<T extends string, D>(
-  type: T,
-  version: number,
-  tenantId: string,
-  key: string,
-  data: D,
-  now: Date = new Date(),
-): EventEnvelope<T, D> {
+export function envelope<T extends string, D>(type: T, version: number, tenantId: string, key: string, data: D, now: Date = new Date()): EventEnvelope<T, D> {
   return { id: randomUUID(), type, version, occurredAt: now.toISOString(), tenantId, key, data };
 }

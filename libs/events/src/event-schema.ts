@@ -19,11 +19,21 @@ const arr: Check = (v) => Array.isArray(v);
 const strArr: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 const GUARDRAIL_ALERT: Record<string, Check> = {
-  decisionId: str, projectId: strOrNull, kind: str, action: str, riskScore: num, reasons: strArr, categories: strArr,
+  decisionId: str,
+  projectId: strOrNull,
+  kind: str,
+  action: str,
+  riskScore: num,
+  reasons: strArr,
+  categories: strArr,
   requiresApproval: bool,
 };
 const GUARDRAIL_POLICY_VERSION: Record<string, Check> = {
-  projectId: str, version: str, policy: obj, updatedBy: str, restoredVersion: strOrNull,
+  projectId: str,
+  version: str,
+  policy: obj,
+  updatedBy: str,
+  restoredVersion: strOrNull,
 };
 
 const numOrNull: Check = (v) => v === null || num(v);
@@ -34,16 +44,31 @@ const batchItems: Check = (v) => arr(v) && (v as any[]).every((i) => obj(i) && s
 const batchError: Check = (v) => obj(v) && str((v as any).code) && str((v as any).message) && str((v as any).details);
 const signalsByProvider: Check = (v) => obj(v) && Object.values(v as object).every(obj);
 const decisionParts: Check = (v) =>
-  arr(v) && (v as any[]).length > 0 &&
-  (v as any[]).every((p) => obj(p) && ['text', 'image', 'video'].includes(p.contentType) && strOrNull(p.contentRef) &&
-    (p.frame === undefined || (obj(p.frame) && num(p.frame.frameNumber) && num(p.frame.timestamp) && strOrNull(p.frame.evidenceSha256))) &&
-    signalsByProvider(p.signals) && strOrNull(p.ocrText) && (p.media === null || obj(p.media)) && arr(p.categories) && str(p.action) &&
-    bool(p.safe) && bool(p.flagged));
+  arr(v) &&
+  (v as any[]).length > 0 &&
+  (v as any[]).every(
+    (p) =>
+      obj(p) &&
+      ['text', 'image', 'video'].includes(p.contentType) &&
+      strOrNull(p.contentRef) &&
+      (p.frame === undefined || (obj(p.frame) && num(p.frame.frameNumber) && num(p.frame.timestamp) && strOrNull(p.frame.evidenceSha256))) &&
+      signalsByProvider(p.signals) &&
+      strOrNull(p.ocrText) &&
+      (p.media === null || obj(p.media)) &&
+      arr(p.categories) &&
+      str(p.action) &&
+      bool(p.safe) &&
+      bool(p.flagged),
+  );
 const videoSource: Check = (v) =>
-  obj(v) && (((v as any).kind === 'url' && str((v as any).url)) ||
+  obj(v) &&
+  (((v as any).kind === 'url' && str((v as any).url)) ||
     ((v as any).kind === 'upload' && str((v as any).sha256) && strOrNull((v as any).filename) && num((v as any).bytes)));
 const videoExtraction: Check = (v) =>
-  obj(v) && ((v as any).mode === 'interval' || (v as any).mode === 'scenes') && num((v as any).frameInterval) && num((v as any).maxFrames) &&
+  obj(v) &&
+  ((v as any).mode === 'interval' || (v as any).mode === 'scenes') &&
+  num((v as any).frameInterval) &&
+  num((v as any).maxFrames) &&
   bool((v as any).stopOnBlock);
 const videoFrames: Check = (v) =>
   arr(v) && (v as any[]).every((f) => obj(f) && num(f.index) && num(f.timestamp) && bool(f.scene) && signalsByProvider(f.signals) && strOrNull(f.ocrText));
@@ -51,41 +76,95 @@ const DELIVERY_REF: Record<string, Check> = { deliveryId: str, webhookId: strOrN
 
 const SCHEMAS: Record<DomainEventType, Record<string, Check>> = {
   'decision.created': {
-    decisionId: str, requestId: strOrNull, content: str, contentType: str, language: str,
-    metadata: obj, policyId: str, policyVersion: num, provider: str, signals: signalsByProvider, parts: decisionParts,
-    categories: arr, action: str, safe: bool, flagged: bool, latency: num, cost: num,
+    decisionId: str,
+    requestId: strOrNull,
+    content: str,
+    contentType: str,
+    language: str,
+    metadata: obj,
+    policyId: str,
+    policyVersion: num,
+    provider: str,
+    signals: signalsByProvider,
+    parts: decisionParts,
+    categories: arr,
+    action: str,
+    safe: bool,
+    flagged: bool,
+    latency: num,
+    cost: num,
   },
   'policy.saved': { policyId: str, name: str, version: num, yamlContent: str, categories: obj, savedBy: str },
   'key.created': { keyId: str, name: str, scopes: strArr, hash: str, prefix: str, createdBy: str },
   'key.revoked': { keyId: str, revokedBy: str },
   'guardrail.decided': {
-    decisionId: str, projectId: strOrNull, kind: str, action: str, riskScore: num, reasons: strArr, categories: strArr,
-    requiresApproval: bool, request: obj, policy: obj, policyOrigin: obj, decidedBy: str, latency: num,
+    decisionId: str,
+    projectId: strOrNull,
+    kind: str,
+    action: str,
+    riskScore: num,
+    reasons: strArr,
+    categories: strArr,
+    requiresApproval: bool,
+    request: obj,
+    policy: obj,
+    policyOrigin: obj,
+    decidedBy: str,
+    latency: num,
   },
   'agent.guardrail.blocked': GUARDRAIL_ALERT,
   'agent.guardrail.approval_required': GUARDRAIL_ALERT,
   'guardrail.policy.updated': GUARDRAIL_POLICY_VERSION,
   'guardrail.policy.rolled_back': GUARDRAIL_POLICY_VERSION,
   'webhook.created': {
-    webhookId: str, url: str, events: webhookEvents, description: strOrNull, enabled: bool, secretCiphertext: str, createdBy: str,
+    webhookId: str,
+    url: str,
+    events: webhookEvents,
+    description: strOrNull,
+    enabled: bool,
+    secretCiphertext: str,
+    createdBy: str,
   },
   'webhook.updated': { webhookId: str, changes: obj, updatedBy: str },
   'webhook.deleted': { webhookId: str, deletedBy: str },
   'webhook.auto_disabled': { webhookId: str, reason: str, failingSince: str, lastError: strOrNull },
   'webhook.delivery.scheduled': { ...DELIVERY_REF, target, payload: obj, dueAt: str },
   'webhook.delivery.attempted': {
-    ...DELIVERY_REF, attempt: num, status: (v) => v === 'succeeded' || v === 'failed', url: str, responseCode: numOrNull,
-    durationMs: num, error: strOrNull, nextAttemptAt: strOrNull, test: bool,
+    ...DELIVERY_REF,
+    attempt: num,
+    status: (v) => v === 'succeeded' || v === 'failed',
+    url: str,
+    responseCode: numOrNull,
+    durationMs: num,
+    error: strOrNull,
+    nextAttemptAt: strOrNull,
+    test: bool,
   },
   'webhook.delivery.cancelled': { ...DELIVERY_REF, reason: str },
   'batch.accepted': {
-    batchId: str, policyId: str, items: batchItems, webhookUrl: str, signingWebhookId: strOrNull, secretCiphertext: strOrNull, acceptedBy: str,
+    batchId: str,
+    policyId: str,
+    items: batchItems,
+    webhookUrl: str,
+    signingWebhookId: strOrNull,
+    secretCiphertext: strOrNull,
+    acceptedBy: str,
   },
   'batch.completed': { batchId: str, policyId: str, results: arr, succeeded: num, failed: num },
   'batch.failed': { batchId: str, policyId: str, error: batchError },
   'video.accepted': {
-    decisionId: str, policyId: str, source: videoSource, webhookUrl: strOrNull, signingWebhookId: strOrNull, secretCiphertext: strOrNull,
-    extraction: videoExtraction, maxDurationSeconds: num, language: str, metadata: obj, estimatedFrames: num, acceptedBy: str,
+    decisionId: str,
+    policyId: str,
+    source: videoSource,
+    webhookUrl: strOrNull,
+    signingWebhookId: strOrNull,
+    secretCiphertext: strOrNull,
+    extraction: videoExtraction,
+    maxDurationSeconds: num,
+    language: str,
+    metadata: obj,
+    estimatedFrames: num,
+    acceptedBy: str,
   },
   'video.progress': { decisionId: str, mediaSha256: str, probe: obj, framesTotal: num, framesProcessed: num, frames: videoFrames },
   'video.completed': { decisionId: str, policyId: str, action: str, safe: bool, flagged: bool, framesProcessed: num, stoppedOnBlock: bool },
@@ -104,10 +183,19 @@ export function decisionCreatedV1ToV2(d: DecisionCreatedV1): DecisionCreatedV2 {
   return {
     ...d,
     signals,
-    parts: [{
-      contentType: 'text', contentRef: null, signals, ocrText: null, media: null,
-      categories: d.categories, action: d.action, safe: d.safe, flagged: d.flagged,
-    }],
+    parts: [
+      {
+        contentType: 'text',
+        contentRef: null,
+        signals,
+        ocrText: null,
+        media: null,
+        categories: d.categories,
+        action: d.action,
+        safe: d.safe,
+        flagged: d.flagged,
+      },
+    ],
   };
 }
 

@@ -82,7 +82,9 @@ describe('authorizeAction', () => {
 
   it('treats an empty command and path as nothing to analyse', () => {
     expect(act({ actionType: 'database_query' })).toEqual({ action: 'allow', riskScore: 0, reasons: [], categories: [], requiresApproval: false });
-    expect(authorizeAction({ actionType: 'exec', command: '   ', targetPath: '', requestedPermissions: [] }, DEFAULT_GUARDRAIL_POLICY)).toMatchObject({ riskScore: 25 });
+    expect(authorizeAction({ actionType: 'exec', command: '   ', targetPath: '', requestedPermissions: [] }, DEFAULT_GUARDRAIL_POLICY)).toMatchObject({
+      riskScore: 25,
+    });
   });
 
   it('stays bounded on adversarial input and says when it stopped early', () => {

@@ -47,7 +47,12 @@ export function authorizeAction(input: ActionAuthorizeInput, policy: ProjectGuar
 
 function targetFindings(input: ActionAuthorizeInput, policy: CompiledPolicy): RiskFinding[] {
   const raw = input.targetPath;
-  if (/^[a-z][a-z0-9+.-]{1,15}:\/\//i.test(raw) && !/^file:/i.test(raw)) return targetHostFindings(urlHosts(raw).map((m) => m.host), raw, policy);
+  if (/^[a-z][a-z0-9+.-]{1,15}:\/\//i.test(raw) && !/^file:/i.test(raw))
+    return targetHostFindings(
+      urlHosts(raw).map((m) => m.host),
+      raw,
+      policy,
+    );
   if (NETWORK_ACTION_TYPES.includes(input.actionType) && looksLikeHost(raw.split('/')[0])) {
     return targetHostFindings([normalizeHost(raw.split('/')[0])], raw, policy);
   }

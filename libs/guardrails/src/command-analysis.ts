@@ -12,7 +12,17 @@ import { hasPathGlob } from './paths/path-glob';
 import { interpreterCode } from './shell/interpreter-code';
 import { flagsOf, SHELL_PROGRAMS } from './shell/shell-command';
 import { UNKNOWN_EXPANSION } from './shell/shell-lexer';
-import { canonicalCommand, canonicalWithWrappers, isInterpreter, MAX_SHELL_COMMANDS, MAX_SHELL_DEPTH, parseShell, ParsedShell, pipelinesOf, ShellCommand } from './shell/shell-parser';
+import {
+  canonicalCommand,
+  canonicalWithWrappers,
+  isInterpreter,
+  MAX_SHELL_COMMANDS,
+  MAX_SHELL_DEPTH,
+  parseShell,
+  ParsedShell,
+  pipelinesOf,
+  ShellCommand,
+} from './shell/shell-parser';
 import { matchShellPattern } from './shell/shell-glob';
 
 export const SEVERITY_POINTS: Readonly<Record<Severity, number>> = { critical: 100, high: 50, medium: 25 };
@@ -24,10 +34,7 @@ export const OBFUSCATION_POINTS = { syntax: 20, incomplete: 30 } as const;
 const SNIPPET = 100;
 /** Device files every script touches, and /dev/tcp|udp which are network endpoints, not files. */
 const BENIGN_DEVICES = /^\/dev\/(?:null|zero|u?random|stdin|stdout|stderr|tty|fd|full|ptmx|pts(?:\/\d+)?|(?:tcp|udp)\/.*)$/;
-const WRITE_ALL = new Set([
-  'rm', 'rmdir', 'unlink', 'shred', 'truncate', 'touch', 'mkdir', 'chmod', 'chown', 'chgrp',
-  'chattr', 'mv', 'ln', 'tee',
-]);
+const WRITE_ALL = new Set(['rm', 'rmdir', 'unlink', 'shred', 'truncate', 'touch', 'mkdir', 'chmod', 'chown', 'chgrp', 'chattr', 'mv', 'ln', 'tee']);
 const WRITE_LAST = new Set(['cp', 'install', 'rsync', 'scp']);
 const OUTPUT_REDIRECT = /^(?:>|>>|>\||&>|&>>|<>)$/;
 
@@ -130,7 +137,10 @@ const SHORT_CLUSTER = /^-[A-Za-z]{2,12}$/;
 
 /** `git push -uf` is also matched as `git push -u -f`, so clustering short options cannot dodge `git push* -f *`. */
 function splitClusters(text: string): string {
-  return text.split(' ').map((w) => (SHORT_CLUSTER.test(w) ? [...w.slice(1)].map((ch) => `-${ch}`).join(' ') : w)).join(' ');
+  return text
+    .split(' ')
+    .map((w) => (SHORT_CLUSTER.test(w) ? [...w.slice(1)].map((ch) => `-${ch}`).join(' ') : w))
+    .join(' ');
 }
 
 function blockedPatternFindings(parsed: ParsedShell, policy: CompiledPolicy, label: string): RiskFinding[] {
@@ -140,7 +150,12 @@ function blockedPatternFindings(parsed: ParsedShell, policy: CompiledPolicy, lab
   for (const p of pipelinesOf(parsed)) if (p.length > 1) shown.push(p.map(canonicalCommand).join(' | '));
   const texts = shown.flatMap((text) => {
     const split = splitClusters(text);
-    return split === text ? [{ text, shown: text }] : [{ text, shown: text }, { text: split, shown: text }];
+    return split === text
+      ? [{ text, shown: text }]
+      : [
+          { text, shown: text },
+          { text: split, shown: text },
+        ];
   });
   const out: RiskFinding[] = [];
   for (const { index, pattern } of policy.patterns) {
@@ -172,7 +187,8 @@ function obfuscationFindings(raw: string, parsed: ParsedShell, label: string): R
   if (/\$\{?IFS\b/.test(raw)) add(OBFUSCATION_POINTS.syntax, 'uses $IFS in place of spaces');
   if (/\$'[^']{0,4096}\\(?:x[0-9a-f]|[0-7]{3}|u[0-9a-f])/i.test(raw)) add(OBFUSCATION_POINTS.syntax, "spells words with escape sequences ($'\\x..')");
   if (parsed.depthExceeded) add(OBFUSCATION_POINTS.incomplete, `nests shells more than ${MAX_SHELL_DEPTH} levels deep; analysis stopped there`);
-  if (parsed.truncated) add(OBFUSCATION_POINTS.incomplete, `is too large (over ${MAX_SHELL_COMMANDS} simple commands or 64 KiB expanded); analysis stopped early`);
+  if (parsed.truncated)
+    add(OBFUSCATION_POINTS.incomplete, `is too large (over ${MAX_SHELL_COMMANDS} simple commands or 64 KiB expanded); analysis stopped early`);
   return out;
 }
 

@@ -44,15 +44,25 @@ describe('validateSkillVettingInput', () => {
 describe('validateActionAuthorizeInput', () => {
   it('requires a known actionType', () => {
     expect(errorOf(() => validateActionAuthorizeInput({})).message).toBe('actionType is required');
-    expect(errorOf(() => validateActionAuthorizeInput({ actionType: 'EXEC' }))).toMatchObject({ code: 'UNKNOWN_GUARDRAIL_VALUE', message: 'actionType "EXEC" is not a known value' });
+    expect(errorOf(() => validateActionAuthorizeInput({ actionType: 'EXEC' }))).toMatchObject({
+      code: 'UNKNOWN_GUARDRAIL_VALUE',
+      message: 'actionType "EXEC" is not a known value',
+    });
   });
 
   it('accepts multi-line commands and defaults the rest', () => {
-    expect(validateActionAuthorizeInput({ actionType: 'exec', command: 'a\nb' })).toEqual({ actionType: 'exec', command: 'a\nb', targetPath: '', requestedPermissions: [] });
+    expect(validateActionAuthorizeInput({ actionType: 'exec', command: 'a\nb' })).toEqual({
+      actionType: 'exec',
+      command: 'a\nb',
+      targetPath: '',
+      requestedPermissions: [],
+    });
   });
 
   it('caps command and path length and rejects NUL', () => {
-    expect(errorOf(() => validateActionAuthorizeInput({ actionType: 'exec', command: 'x'.repeat(8193) })).message).toBe('command is too long (8193 characters, at most 8192)');
+    expect(errorOf(() => validateActionAuthorizeInput({ actionType: 'exec', command: 'x'.repeat(8193) })).message).toBe(
+      'command is too long (8193 characters, at most 8192)',
+    );
     expect(errorOf(() => validateActionAuthorizeInput({ actionType: 'file_read', targetPath: 'x'.repeat(4097) })).code).toBe('INVALID_GUARDRAIL_REQUEST');
     expect(errorOf(() => validateActionAuthorizeInput({ actionType: 'exec', command: 'ls\u0000' })).message).toBe('command contains control characters');
   });

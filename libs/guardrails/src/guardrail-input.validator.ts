@@ -5,7 +5,16 @@
  * unknown source and reputation); unknown enum values are rejected, never guessed.
  */
 import { ActionAuthorizeInput } from './action-authorization';
-import { ACTION_TYPES, ActionType, MAINTAINER_REPUTATIONS, MaintainerReputation, Permission, PERMISSIONS, SKILL_SOURCES, SkillSource } from './guardrail-values';
+import {
+  ACTION_TYPES,
+  ActionType,
+  MAINTAINER_REPUTATIONS,
+  MaintainerReputation,
+  Permission,
+  PERMISSIONS,
+  SKILL_SOURCES,
+  SkillSource,
+} from './guardrail-values';
 import { asObject, GUARDRAIL_ERROR_CODES, LIMITS, readBoolean, readEnum, readEnumArray, readString } from './guardrail-validation.helpers';
 import { SkillVettingInput } from './skill-vetting';
 

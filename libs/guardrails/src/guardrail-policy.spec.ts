@@ -62,7 +62,10 @@ describe('validateGuardrailPolicy', () => {
     [{ sensitivePathPrefixes: '/etc' }, 'sensitivePathPrefixes must be an array of strings'],
     [{ sensitivePathPrefixes: [42] }, 'sensitivePathPrefixes[0] must be a string'],
     [{ sensitivePathPrefixes: ['etc'] }, 'sensitivePathPrefixes[0] "etc" must be an absolute path or start with ~/ or $HOME/'],
-    [{ networkAllowlist: ['https://github.com'] }, 'networkAllowlist[0] "https://github.com" must be a bare host such as "github.com" or "*.example.com" (no scheme, port or path)'],
+    [
+      { networkAllowlist: ['https://github.com'] },
+      'networkAllowlist[0] "https://github.com" must be a bare host such as "github.com" or "*.example.com" (no scheme, port or path)',
+    ],
     [{ networkAllowlist: ['api.*.example'] }, 'networkAllowlist[0] "api.*.example" may only use "*" as a whole entry or as a leading "*." label'],
     [{ networkAllowlist: ['not a host'] }, 'networkAllowlist[0] "not a host" is not a valid host name or IP address'],
     [{ blockShellPatterns: ['rm [abc'] }, 'blockShellPatterns[0] "rm [abc" is not a valid glob pattern: unbalanced "[" at position 4'],
@@ -79,7 +82,10 @@ describe('validateGuardrailPolicy', () => {
   });
 
   it('accepts wildcard, IP and IPv6 allowlist entries and home prefixes', () => {
-    const ok = { networkAllowlist: ['*', '*.example.com', '10.0.0.1', '::1', '[2001:db8::1]'], sensitivePathPrefixes: ['~', '~/.kube', '$HOME/.aws', 'C:\\Users'] };
+    const ok = {
+      networkAllowlist: ['*', '*.example.com', '10.0.0.1', '::1', '[2001:db8::1]'],
+      sensitivePathPrefixes: ['~', '~/.kube', '$HOME/.aws', 'C:\\Users'],
+    };
     expect(validateGuardrailPolicyOverride(ok)).toEqual(ok);
   });
 });

@@ -49,26 +49,13 @@ export const DEFAULT_GUARDRAIL_POLICY: Readonly<ProjectGuardrailPolicy> = Object
     '~/.profile',
     '~/.zshrc',
   ],
-  networkAllowlist: [
-    'registry.npmjs.org',
-    'registry.yarnpkg.com',
-    'pypi.org',
-    'files.pythonhosted.org',
-    'github.com',
-    'api.github.com',
-    'codeload.github.com',
-  ],
+  networkAllowlist: ['registry.npmjs.org', 'registry.yarnpkg.com', 'pypi.org', 'files.pythonhosted.org', 'github.com', 'api.github.com', 'codeload.github.com'],
   // `--force*` also covers --force-with-lease / --force-if-includes; `+*` is a forced refspec (`git push origin +main`).
   blockShellPatterns: ['git push* --force*', 'git push* -f', 'git push* -f *', 'git push* +*', 'terraform destroy', 'kubectl delete namespace*'],
   requireApprovalScore: 50,
 });
 
-const FIELDS: readonly (keyof ProjectGuardrailPolicy)[] = [
-  'sensitivePathPrefixes',
-  'networkAllowlist',
-  'blockShellPatterns',
-  'requireApprovalScore',
-];
+const FIELDS: readonly (keyof ProjectGuardrailPolicy)[] = ['sensitivePathPrefixes', 'networkAllowlist', 'blockShellPatterns', 'requireApprovalScore'];
 
 /**
  * Spec precedence: the policy on the request, else the project's, else the defaults.
@@ -98,10 +85,7 @@ export function resolvePolicyWithOrigin(
   return { policy: clonePolicy(policy as unknown as ProjectGuardrailPolicy), origin };
 }
 
-export function resolvePolicy(
-  requestPolicy?: GuardrailPolicyOverride | null,
-  projectPolicy?: ProjectGuardrailPolicy | null,
-): ProjectGuardrailPolicy {
+export function resolvePolicy(requestPolicy?: GuardrailPolicyOverride | null, projectPolicy?: ProjectGuardrailPolicy | null): ProjectGuardrailPolicy {
   return resolvePolicyWithOrigin(requestPolicy, projectPolicy).policy;
 }
 

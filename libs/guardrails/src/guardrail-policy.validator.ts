@@ -22,12 +22,18 @@ export function validateGuardrailPolicyOverride(x: unknown): GuardrailPolicyOver
   const o = asObject(x, CODE, 'policy');
   const unknown = Object.keys(o).filter((k) => !(FIELDS as readonly string[]).includes(k));
   if (unknown.length > 0) {
-    throw fail(CODE, `policy has unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${clip(k)}"`).join(', ')}`, `allowed=${FIELDS.join(', ')}`);
+    throw fail(
+      CODE,
+      `policy has unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${clip(k)}"`).join(', ')}`,
+      `allowed=${FIELDS.join(', ')}`,
+    );
   }
   const out: GuardrailPolicyOverride = {};
-  if (o.sensitivePathPrefixes !== undefined) out.sensitivePathPrefixes = stringList(o, 'sensitivePathPrefixes', LIMITS.policyListItems, LIMITS.policyPathLength, checkPrefix);
+  if (o.sensitivePathPrefixes !== undefined)
+    out.sensitivePathPrefixes = stringList(o, 'sensitivePathPrefixes', LIMITS.policyListItems, LIMITS.policyPathLength, checkPrefix);
   if (o.networkAllowlist !== undefined) out.networkAllowlist = stringList(o, 'networkAllowlist', LIMITS.policyListItems, LIMITS.policyHostLength, checkHost);
-  if (o.blockShellPatterns !== undefined) out.blockShellPatterns = stringList(o, 'blockShellPatterns', LIMITS.blockShellPatterns, LIMITS.blockShellPatternLength, checkPattern);
+  if (o.blockShellPatterns !== undefined)
+    out.blockShellPatterns = stringList(o, 'blockShellPatterns', LIMITS.blockShellPatterns, LIMITS.blockShellPatternLength, checkPattern);
   if (o.requireApprovalScore !== undefined) out.requireApprovalScore = score(o.requireApprovalScore);
   return out;
 }

@@ -68,13 +68,7 @@ export function readBoolean(o: JsonObject, field: string, code: string, fallback
   return v;
 }
 
-export function readEnum<T extends string>(
-  o: JsonObject,
-  field: string,
-  allowed: readonly T[],
-  fallback: T | undefined,
-  code: string,
-): T {
+export function readEnum<T extends string>(o: JsonObject, field: string, allowed: readonly T[], fallback: T | undefined, code: string): T {
   const v = o[field];
   if (v === undefined || v === null) {
     if (fallback === undefined) throw fail(code, `${field} is required`, `field=${field}; allowed=${allowed.join(', ')}`);
@@ -95,7 +89,11 @@ export function readEnumArray<T extends string>(o: JsonObject, field: string, al
   return v.map((item, i) => {
     if (typeof item !== 'string') throw fail(code, `${field}[${i}] must be a string`, `field=${field}[${i}]; got ${describe(item)}`);
     if (!allowed.includes(item as T)) {
-      throw fail(GUARDRAIL_ERROR_CODES.unknownValue, `${field}[${i}] "${clip(item)}" is not a known value`, `field=${field}[${i}]; allowed=${allowed.join(', ')}`);
+      throw fail(
+        GUARDRAIL_ERROR_CODES.unknownValue,
+        `${field}[${i}] "${clip(item)}" is not a known value`,
+        `field=${field}[${i}]; allowed=${allowed.join(', ')}`,
+      );
     }
     return item as T;
   });

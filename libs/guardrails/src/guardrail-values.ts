@@ -53,9 +53,7 @@ export const PERMISSIONS = {
 } as const;
 export type Permission = keyof typeof PERMISSIONS;
 
-export const HIGH_PRIVILEGE_PERMISSIONS = (Object.keys(PERMISSIONS) as Permission[]).filter(
-  (p) => PERMISSIONS[p].points > 0,
-);
+export const HIGH_PRIVILEGE_PERMISSIONS = (Object.keys(PERMISSIONS) as Permission[]).filter((p) => PERMISSIONS[p].points > 0);
 
 /**
  * Runtime action types. `points` > 0 marks a type that is sensitive by default
@@ -82,9 +80,7 @@ export const ACTION_TYPES = {
 } as const satisfies Record<string, { points: number; implies: readonly Permission[]; label: string }>;
 export type ActionType = keyof typeof ACTION_TYPES;
 
-export const SENSITIVE_ACTION_TYPES = (Object.keys(ACTION_TYPES) as ActionType[]).filter(
-  (t) => ACTION_TYPES[t].points > 0,
-);
+export const SENSITIVE_ACTION_TYPES = (Object.keys(ACTION_TYPES) as ActionType[]).filter((t) => ACTION_TYPES[t].points > 0);
 
 /** Action types whose targetPath may be a URL rather than a file path. */
 export const NETWORK_ACTION_TYPES: readonly ActionType[] = ['network_request', 'http_request', 'browser'];
@@ -119,7 +115,13 @@ export type GuardrailCategory = keyof typeof GUARDRAIL_CATEGORIES;
 export const GUARDRAIL_CATEGORY_GROUPS = {
   provenance_and_privilege: {
     cap: 75,
-    categories: ['marketplace_source', 'integrity_unverified', 'unsigned_publisher', 'low_reputation', 'high_privilege_permission'] as readonly GuardrailCategory[],
+    categories: [
+      'marketplace_source',
+      'integrity_unverified',
+      'unsigned_publisher',
+      'low_reputation',
+      'high_privilege_permission',
+    ] as readonly GuardrailCategory[],
   },
 } as const;
 

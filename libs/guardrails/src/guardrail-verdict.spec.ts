@@ -1,6 +1,11 @@
 import { actionForScore, buildVerdict, RiskFinding } from './guardrail-verdict';
 
-const f = (category: RiskFinding['category'], points: number, reason = `${category} ${points}`, forceBlock = false): RiskFinding => ({ category, points, reason, forceBlock });
+const f = (category: RiskFinding['category'], points: number, reason = `${category} ${points}`, forceBlock = false): RiskFinding => ({
+  category,
+  points,
+  reason,
+  forceBlock,
+});
 
 describe('buildVerdict', () => {
   it('maps score ranges to actions', () => {
@@ -19,7 +24,10 @@ describe('buildVerdict', () => {
   });
 
   it('caps provenance and privilege together below block', () => {
-    const v = buildVerdict([f('marketplace_source', 30), f('integrity_unverified', 15), f('unsigned_publisher', 10), f('low_reputation', 25), f('high_privilege_permission', 60)], 50);
+    const v = buildVerdict(
+      [f('marketplace_source', 30), f('integrity_unverified', 15), f('unsigned_publisher', 10), f('low_reputation', 25), f('high_privilege_permission', 60)],
+      50,
+    );
     expect(v).toMatchObject({ riskScore: 75, action: 'flag' });
   });
 

@@ -45,7 +45,9 @@ describe('@cds/guardrails public surface', () => {
 
   it('has documented values that match each other', () => {
     expect(guardrails.SENSITIVE_ACTION_TYPES).toContain('exec');
-    expect(guardrails.HIGH_PRIVILEGE_PERMISSIONS).toEqual(expect.arrayContaining(['run_shell', 'network_access', 'delete_file', 'write_outside_workspace', 'secrets_access']));
+    expect(guardrails.HIGH_PRIVILEGE_PERMISSIONS).toEqual(
+      expect.arrayContaining(['run_shell', 'network_access', 'delete_file', 'write_outside_workspace', 'secrets_access']),
+    );
     expect(guardrails.validateGuardrailPolicy({ ...guardrails.DEFAULT_GUARDRAIL_POLICY })).toEqual(guardrails.DEFAULT_GUARDRAIL_POLICY);
     expect(guardrails.GUARDRAIL_ACTIONS).toEqual(['allow', 'warn', 'flag', 'block']);
   });

@@ -22,10 +22,7 @@ export interface SkillVettingInput {
 export const PROMPT_CODE_POINTS = { critical: 60, high: 40, medium: 20, warnedAgainst: 20 } as const;
 
 /** Built-in rules whose hits inside a prompt's code are reported as dangerous_command. */
-const PROMPT_CODE_RULES = new Set([
-  'recursive_delete', 'disk_wipe', 'reverse_shell', 'fork_bomb', 'system_permissions',
-  'credential_read', 'history_wipe',
-]);
+const PROMPT_CODE_RULES = new Set(['recursive_delete', 'disk_wipe', 'reverse_shell', 'fork_bomb', 'system_permissions', 'credential_read', 'history_wipe']);
 
 /**
  * Scores a skill before it is installed. Prompt code, and commands written in its

@@ -4,8 +4,21 @@ import { withRequestId } from './request-context';
 
 function capture(): { lines: () => Record<string, unknown>[]; stream: Writable } {
   const chunks: string[] = [];
-  const stream = new Writable({ write(chunk, _enc, cb) { chunks.push(String(chunk)); cb(); } });
-  return { stream, lines: () => chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      chunks.push(String(chunk));
+      cb();
+    },
+  });
+  return {
+    stream,
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+  };
 }
 
 describe('JsonLogger', () => {

@@ -92,7 +92,10 @@ describe('decodeImage on hostile input', () => {
   it(
     'refuses an animation whose scored frames cost more to reach than maxFrames still images',
     async () => {
-      const gif = gifOfFrames(Array.from({ length: 200 }, (_, i) => i), 8);
+      const gif = gifOfFrames(
+        Array.from({ length: 200 }, (_, i) => i),
+        8,
+      );
 
       const error = await failure(gif, { ...OPTIONS, maxPixels: 64, maxFrames: 2 });
 
@@ -107,7 +110,9 @@ describe('decodeImage on hostile input', () => {
   it(
     'refuses one frame past maxPixels, saying the size and the limit',
     async () => {
-      const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: 'red' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: 'red' } })
+        .png()
+        .toBuffer();
 
       expect(await failure(png, { ...OPTIONS, maxPixels: 59_999 })).toMatchObject({
         code: 'IMAGE_TOO_LARGE',

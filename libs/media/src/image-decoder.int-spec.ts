@@ -70,7 +70,9 @@ describe('decodeImage', () => {
   });
 
   it('flattens transparency onto white', async () => {
-    const transparent = await sharp({ create: { width: 50, height: 50, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+    const transparent = await sharp({ create: { width: 50, height: 50, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .png()
+      .toBuffer();
 
     const decoded = await decodeImage(transparent, OPTIONS);
 
@@ -124,9 +126,16 @@ describe('decodeImage', () => {
   });
 
   it('decodes every frame of a short animated GIF, each its own colour', async () => {
-    const colours: Rgb[] = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0]];
+    const colours: Rgb[] = [
+      [255, 0, 0],
+      [0, 255, 0],
+      [0, 0, 255],
+      [255, 255, 0],
+    ];
     const pages = await Promise.all(colours.map((c) => solid(40, 30, c).png().toBuffer()));
-    const gif = await sharp(pages, { join: { animated: true } }).gif().toBuffer();
+    const gif = await sharp(pages, { join: { animated: true } })
+      .gif()
+      .toBuffer();
 
     const decoded = await decodeImage(gif, OPTIONS);
 
@@ -138,7 +147,9 @@ describe('decodeImage', () => {
   it('spreads the frames of an animated WebP evenly, first and last included', async () => {
     const colours: Rgb[] = Array.from({ length: 10 }, (_, i) => [i * 25, 255 - i * 25, 128]);
     const pages = await Promise.all(colours.map((c) => solid(24, 24, c).png().toBuffer()));
-    const webp = await sharp(pages, { join: { animated: true } }).webp({ lossless: true }).toBuffer();
+    const webp = await sharp(pages, { join: { animated: true } })
+      .webp({ lossless: true })
+      .toBuffer();
 
     const decoded = await decodeImage(webp, { ...OPTIONS, maxFrames: 3 });
 
@@ -149,7 +160,9 @@ describe('decodeImage', () => {
 
   it('treats the pages of a multi-page TIFF as frames', async () => {
     const raw = Buffer.concat([0, 100, 200].map((v) => Buffer.alloc(10 * 10 * 3, v)));
-    const tiff = await sharp(raw, { raw: { width: 10, height: 30, channels: 3, pageHeight: 10 } }).tiff().toBuffer();
+    const tiff = await sharp(raw, { raw: { width: 10, height: 30, channels: 3, pageHeight: 10 } })
+      .tiff()
+      .toBuffer();
 
     const decoded = await decodeImage(tiff, OPTIONS);
 

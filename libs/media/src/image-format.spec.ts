@@ -102,12 +102,18 @@ describe('requireImageFormat', () => {
 
   it('refuses an image in another format as UNSUPPORTED_IMAGE_FORMAT, naming it and the accepted ones', () => {
     const error = domainFailure(() => requireImageFormat(ftyp('heic', 'mif1')));
-    expect(error).toMatchObject({ code: 'UNSUPPORTED_IMAGE_FORMAT', details: 'a HEIC/HEIF image is not accepted; accepted formats: JPEG, PNG, WebP, GIF, AVIF, TIFF' });
+    expect(error).toMatchObject({
+      code: 'UNSUPPORTED_IMAGE_FORMAT',
+      details: 'a HEIC/HEIF image is not accepted; accepted formats: JPEG, PNG, WebP, GIF, AVIF, TIFF',
+    });
   });
 
   it('refuses what is not an image as INVALID_IMAGE, naming what it is', () => {
     const error = domainFailure(() => requireImageFormat(bytes('%PDF-1.4\n')));
-    expect(error).toMatchObject({ code: 'INVALID_IMAGE', details: 'the bytes are a PDF document, not an image; accepted formats: JPEG, PNG, WebP, GIF, AVIF, TIFF' });
+    expect(error).toMatchObject({
+      code: 'INVALID_IMAGE',
+      details: 'the bytes are a PDF document, not an image; accepted formats: JPEG, PNG, WebP, GIF, AVIF, TIFF',
+    });
   });
 
   it('refuses unknown bytes as INVALID_IMAGE', () => {

@@ -20,8 +20,7 @@ export interface OtherFormat {
   image: boolean;
 }
 
-const SVG_REFUSED =
-  'SVG is not accepted: it is a document (scripts, external references, unbounded rendering work), not pixels; rasterize it to PNG first';
+const SVG_REFUSED = 'SVG is not accepted: it is a document (scripts, external references, unbounded rendering work), not pixels; rasterize it to PNG first';
 
 export function sniffImageFormat(bytes: Uint8Array): ImageFormat | 'svg' | null {
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg';
@@ -63,8 +62,10 @@ function refusalOf(bytes: Uint8Array): DomainError {
 
 type Signature = [test: (bytes: Uint8Array) => boolean, name: string, image: boolean];
 
-const sig = (prefix: number[] | string, offset = 0) => (bytes: Uint8Array) =>
-  typeof prefix === 'string' ? ascii(bytes, offset, prefix.length) === prefix : startsWith(bytes, prefix, offset);
+const sig =
+  (prefix: number[] | string, offset = 0) =>
+  (bytes: Uint8Array) =>
+    typeof prefix === 'string' ? ascii(bytes, offset, prefix.length) === prefix : startsWith(bytes, prefix, offset);
 
 const SIGNATURES: Signature[] = [
   [(b) => sig('BM')(b) && b.length >= 26 && b[6] === 0 && b[7] === 0 && b[8] === 0 && b[9] === 0, 'a BMP image', true],

@@ -54,7 +54,11 @@ describe('parseImageInput', () => {
     ['a data URI without a comma', 'data:image/png;base64', 'no ","'],
     ['a percent-encoded data URI', 'data:image/svg+xml,%3Csvg%3E', 'must be base64-encoded'],
     ['a character outside both alphabets', 'iVBORw0KGgo*AAAA', 'character "*" (U+002A) at position 11'],
-    ['a data URI with a character outside both alphabets', 'data:image/png;base64,iVBO%52w0K', 'the data URI\'s data is not valid base64: character "%" (U+0025) at position 4'],
+    [
+      'a data URI with a character outside both alphabets',
+      'data:image/png;base64,iVBO%52w0K',
+      'the data URI\'s data is not valid base64: character "%" (U+0025) at position 4',
+    ],
     ['padding in the middle', 'iVBO=w0K', '"=" padding in the middle'],
     ['too much padding', 'iVBORw0K===', '"=" padding in the middle'],
     ['a length no base64 has', 'iVBORw0KG', 'cannot be complete base64'],

@@ -3,8 +3,7 @@ import { DomainError, invalid } from '@cds/errors';
 
 export const invalidImage = (details: string): DomainError => invalid('INVALID_IMAGE', 'The image could not be read', details);
 
-export const unsupportedImageFormat = (details: string): DomainError =>
-  invalid('UNSUPPORTED_IMAGE_FORMAT', 'The image format is not supported', details);
+export const unsupportedImageFormat = (details: string): DomainError => invalid('UNSUPPORTED_IMAGE_FORMAT', 'The image format is not supported', details);
 
 export const imageTooLarge = (details: string): DomainError => invalid('IMAGE_TOO_LARGE', 'The image is too large', details);
 

@@ -161,7 +161,10 @@ describe('fetchMedia', () => {
   it('fails on a redirect without a Location', async () => {
     const origin = await serve((_, res) => res.writeHead(302).end());
 
-    expect(await failure(fetchMedia(`${origin.base}/`, OPTIONS))).toMatchObject({ code: 'MEDIA_FETCH_FAILED', details: 'status 302 redirect without a Location' });
+    expect(await failure(fetchMedia(`${origin.base}/`, OPTIONS))).toMatchObject({
+      code: 'MEDIA_FETCH_FAILED',
+      details: 'status 302 redirect without a Location',
+    });
   });
 
   it(

@@ -24,22 +24,83 @@ export class Metrics {
     const registers = [this.registry];
     this.registry.setDefaultLabels({ role });
     collectDefaultMetrics({ register: this.registry, prefix: 'cds_' });
-    this.httpRequests = new Counter({ name: 'cds_http_requests_total', help: 'HTTP requests answered, by method, route and status', labelNames: ['method', 'route', 'status'], registers });
-    this.httpDuration = new Histogram({ name: 'cds_http_request_duration_seconds', help: 'HTTP request latency, by method, route and status', labelNames: ['method', 'route', 'status'], buckets: SECONDS, registers });
-    this.decisions = new Counter({ name: 'cds_decisions_total', help: 'Decisions recorded, by action, content type and provider', labelNames: ['action', 'content_type', 'provider'], registers });
-    this.categoriesTriggered = new Counter({ name: 'cds_decision_categories_triggered_total', help: 'Categories that triggered in recorded decisions', labelNames: ['category'], registers });
-    this.providerDuration = new Histogram({ name: 'cds_provider_request_duration_seconds', help: 'Provider scoring latency, by provider and modality', labelNames: ['provider', 'modality'], buckets: SECONDS, registers });
-    this.providerErrors = new Counter({ name: 'cds_provider_errors_total', help: 'Provider scoring failures, by provider, modality and error code', labelNames: ['provider', 'modality', 'code'], registers });
-    this.appendDuration = new Histogram({ name: 'cds_event_log_append_duration_seconds', help: 'Durable appends to the event log (fsync or broker acknowledgement), by topic', labelNames: ['topic'], buckets: SECONDS, registers });
-    this.appendErrors = new Counter({ name: 'cds_event_log_append_errors_total', help: 'Appends the event log refused or did not confirm, by topic', labelNames: ['topic', 'code'], registers });
-    this.webhookDeliveries = new Counter({ name: 'cds_webhook_delivery_attempts_total', help: 'Webhook delivery attempts, by outcome and event type', labelNames: ['outcome', 'event_type'], registers });
-    this.jobs = new Counter({ name: 'cds_jobs_total', help: 'Async batches and videos finished by the worker, by kind and outcome', labelNames: ['kind', 'outcome'], registers });
+    this.httpRequests = new Counter({
+      name: 'cds_http_requests_total',
+      help: 'HTTP requests answered, by method, route and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.httpDuration = new Histogram({
+      name: 'cds_http_request_duration_seconds',
+      help: 'HTTP request latency, by method, route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: SECONDS,
+      registers,
+    });
+    this.decisions = new Counter({
+      name: 'cds_decisions_total',
+      help: 'Decisions recorded, by action, content type and provider',
+      labelNames: ['action', 'content_type', 'provider'],
+      registers,
+    });
+    this.categoriesTriggered = new Counter({
+      name: 'cds_decision_categories_triggered_total',
+      help: 'Categories that triggered in recorded decisions',
+      labelNames: ['category'],
+      registers,
+    });
+    this.providerDuration = new Histogram({
+      name: 'cds_provider_request_duration_seconds',
+      help: 'Provider scoring latency, by provider and modality',
+      labelNames: ['provider', 'modality'],
+      buckets: SECONDS,
+      registers,
+    });
+    this.providerErrors = new Counter({
+      name: 'cds_provider_errors_total',
+      help: 'Provider scoring failures, by provider, modality and error code',
+      labelNames: ['provider', 'modality', 'code'],
+      registers,
+    });
+    this.appendDuration = new Histogram({
+      name: 'cds_event_log_append_duration_seconds',
+      help: 'Durable appends to the event log (fsync or broker acknowledgement), by topic',
+      labelNames: ['topic'],
+      buckets: SECONDS,
+      registers,
+    });
+    this.appendErrors = new Counter({
+      name: 'cds_event_log_append_errors_total',
+      help: 'Appends the event log refused or did not confirm, by topic',
+      labelNames: ['topic', 'code'],
+      registers,
+    });
+    this.webhookDeliveries = new Counter({
+      name: 'cds_webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts, by outcome and event type',
+      labelNames: ['outcome', 'event_type'],
+      registers,
+    });
+    this.jobs = new Counter({
+      name: 'cds_jobs_total',
+      help: 'Async batches and videos finished by the worker, by kind and outcome',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    });
   }
 
   /** A gauge whose values are read when Prometheus scrapes (queue depths, lag). */
-  gauge<L extends string>(name: string, help: string, labelNames: readonly L[], read: (set: (labels: Partial<Record<L, string>>, value: number) => void) => Promise<void> | void): void {
+  gauge<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    read: (set: (labels: Partial<Record<L, string>>, value: number) => void) => Promise<void> | void,
+  ): void {
     new Gauge<L>({
-      name, help, labelNames, registers: [this.registry],
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
       async collect() {
         this.reset();
         await read((labels, value) => this.set(labels as never, value));

@@ -92,7 +92,12 @@ describe('evaluate', () => {
   });
 
   describe('rules for one category with different providers', () => {
-    const policy = policyOf(rule('hate', 0.3, 'block', 'openai'), rule('hate', 0.6, 'flag'), rule('hate', 0.9, 'warn', 'local'), rule('sexual', 0.5, 'block', 'openai'));
+    const policy = policyOf(
+      rule('hate', 0.3, 'block', 'openai'),
+      rule('hate', 0.6, 'flag'),
+      rule('hate', 0.9, 'warn', 'local'),
+      rule('sexual', 0.5, 'block', 'openai'),
+    );
 
     it('uses the rule naming the decision provider', () => {
       expect(evaluate(policy, { hate: 0.4 }, 'openai').categories[0]).toEqual({ category: 'hate', score: 0.4, threshold: 0.3, triggered: true });

@@ -118,7 +118,12 @@ describe('parsePolicyYaml: shape (b), a rules list', () => {
 
   it('shows the first rule in categories when every rule of a category names a provider', () => {
     const policy = parsePolicyYaml(
-      yaml('name: p', 'rules:', '  - {category: hate, threshold: 0.3, provider: openai, action: block}', '  - {category: hate, threshold: 0.9, provider: local, action: warn}'),
+      yaml(
+        'name: p',
+        'rules:',
+        '  - {category: hate, threshold: 0.3, provider: openai, action: block}',
+        '  - {category: hate, threshold: 0.9, provider: local, action: warn}',
+      ),
     );
     expect(policy.categories).toEqual({ hate: { threshold: 0.3, action: 'block', provider: 'openai' } });
   });
@@ -135,7 +140,16 @@ describe('parsePolicyYaml: shape (b), a rules list', () => {
   });
 
   it('refuses two provider-less rules for the same category', () => {
-    const source = yaml('name: p', 'rules:', '  - category: hate', '    threshold: 0.3', '    action: block', '  - category: hate', '    threshold: 0.5', '    action: flag');
+    const source = yaml(
+      'name: p',
+      'rules:',
+      '  - category: hate',
+      '    threshold: 0.3',
+      '    action: block',
+      '  - category: hate',
+      '    threshold: 0.5',
+      '    action: flag',
+    );
     expect(invalidPolicy(source)).toBe('line 6: duplicate rule for category "hate" without a provider (first defined on line 3)');
   });
 });
@@ -197,7 +211,10 @@ describe('parsePolicyYaml: invalid rules name the line and the reason', () => {
     ['1abc', 'line 3: category must be a name of lowercase letters, digits, "_" or "-", starting with a letter, at most 64 characters (got "1abc")'],
     ['12', 'line 3: category must be a name of lowercase letters, digits, "_" or "-", starting with a letter, at most 64 characters (got 12)'],
     ['"a b"', 'line 3: category must be a name of lowercase letters, digits, "_" or "-", starting with a letter, at most 64 characters (got "a b")'],
-    [`a${'b'.repeat(64)}`, `line 3: category must be a name of lowercase letters, digits, "_" or "-", starting with a letter, at most 64 characters (got "a${'b'.repeat(39)}...")`],
+    [
+      `a${'b'.repeat(64)}`,
+      `line 3: category must be a name of lowercase letters, digits, "_" or "-", starting with a letter, at most 64 characters (got "a${'b'.repeat(39)}...")`,
+    ],
   ])('category name %j', (category, message) => {
     expect(invalidPolicy(yaml('name: p', 'categories:', `  ${category}: {threshold: 0.5, action: block}`))).toBe(message);
   });
@@ -208,7 +225,9 @@ describe('parsePolicyYaml: invalid rules name the line and the reason', () => {
   });
 
   it('checks category and provider names in shape (b)', () => {
-    expect(invalidPolicy(yaml('name: p', 'rules:', '  - category: HATE', '    threshold: 0.5', '    action: block'))).toMatch(/^line 3: category must be a name/);
+    expect(invalidPolicy(yaml('name: p', 'rules:', '  - category: HATE', '    threshold: 0.5', '    action: block'))).toMatch(
+      /^line 3: category must be a name/,
+    );
     expect(invalidPolicy(yaml('name: p', 'rules:', '  - category: hate', '    threshold: 0.5', '    provider: OpenAI', '    action: block'))).toMatch(
       /^line 5: provider must be a name of .* \(got "OpenAI"\)$/,
     );
@@ -235,15 +254,15 @@ describe('parsePolicyYaml: invalid rules name the line and the reason', () => {
       'line 1: policy needs "categories" (a mapping of category -> threshold and action) or "rules" (a list of rules)',
     );
     expect(
-      invalidPolicy(yaml('name: p', 'categories:', '  hate: {threshold: 0.5, action: block}', 'rules:', '  - {category: sexual, threshold: 0.5, action: block}')),
+      invalidPolicy(
+        yaml('name: p', 'categories:', '  hate: {threshold: 0.5, action: block}', 'rules:', '  - {category: sexual, threshold: 0.5, action: block}'),
+      ),
     ).toBe('line 4: use either "categories" or "rules", not both ("categories" is on line 2)');
   });
 
   it('requires categories to be a non-empty mapping and rules a non-empty list', () => {
     expect(invalidPolicy(yaml('name: p', 'categories: {}'))).toBe('line 2: "categories" must name at least one category');
-    expect(invalidPolicy(yaml('name: p', 'categories:'))).toBe(
-      'line 2: "categories" must be a mapping of category name -> {threshold, action} (got nothing)',
-    );
+    expect(invalidPolicy(yaml('name: p', 'categories:'))).toBe('line 2: "categories" must be a mapping of category name -> {threshold, action} (got nothing)');
     expect(invalidPolicy(yaml('name: p', 'categories:', '  - hate'))).toBe(
       'line 3: "categories" must be a mapping of category name -> {threshold, action} (got a list)',
     );
@@ -306,11 +325,21 @@ describe('parsePolicyYaml: the policy provider and its fallback list', () => {
   });
 
   it('refuses a fallback that is not a list of names, repeats one, or is too long', () => {
-    expect(invalidPolicy(yaml('name: P', 'fallback: local', 'categories:', '  hate: {threshold: 0.5, action: block}'))).toBe('line 2: fallback must be a list of provider names (got "local")');
-    expect(invalidPolicy(yaml('name: P', 'fallback: [local, local]', 'categories:', '  hate: {threshold: 0.5, action: block}'))).toBe('line 2: fallback names provider "local" twice');
-    expect(invalidPolicy(yaml('name: P', 'fallback: [Local]', 'categories:', '  hate: {threshold: 0.5, action: block}'))).toMatch(/^line 2: fallback provider must be a name/);
+    expect(invalidPolicy(yaml('name: P', 'fallback: local', 'categories:', '  hate: {threshold: 0.5, action: block}'))).toBe(
+      'line 2: fallback must be a list of provider names (got "local")',
+    );
+    expect(invalidPolicy(yaml('name: P', 'fallback: [local, local]', 'categories:', '  hate: {threshold: 0.5, action: block}'))).toBe(
+      'line 2: fallback names provider "local" twice',
+    );
+    expect(invalidPolicy(yaml('name: P', 'fallback: [Local]', 'categories:', '  hate: {threshold: 0.5, action: block}'))).toMatch(
+      /^line 2: fallback provider must be a name/,
+    );
     const nine = Array.from({ length: 9 }, (_, i) => `p${i}`).join(', ');
-    expect(invalidPolicy(yaml('name: P', `fallback: [${nine}]`, 'categories:', '  hate: {threshold: 0.5, action: block}'))).toBe('line 2: fallback lists at most 8 providers (got 9)');
-    expect(invalidPolicy(yaml('name: P', 'provider: [a]', 'categories:', '  hate: {threshold: 0.5, action: block}'))).toMatch(/^line 2: provider must be a name/);
+    expect(invalidPolicy(yaml('name: P', `fallback: [${nine}]`, 'categories:', '  hate: {threshold: 0.5, action: block}'))).toBe(
+      'line 2: fallback lists at most 8 providers (got 9)',
+    );
+    expect(invalidPolicy(yaml('name: P', 'provider: [a]', 'categories:', '  hate: {threshold: 0.5, action: block}'))).toMatch(
+      /^line 2: provider must be a name/,
+    );
   });
 });

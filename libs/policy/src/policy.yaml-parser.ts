@@ -91,7 +91,10 @@ function fromCategoryMap(node: YamlNode): Rule[] {
     throw policyError(node, `"categories" must be a mapping of category name -> {threshold, action} (got ${describe(node)})`);
   }
   if (node.entries.length === 0) throw policyError(node, '"categories" must name at least one category');
-  checkCount(node.entries.map((e) => e.key), 'categories');
+  checkCount(
+    node.entries.map((e) => e.key),
+    'categories',
+  );
   return node.entries.map(({ key, value }) => {
     const category = nameOf(key, 'category');
     const where = `category ${quote(category)}`;
@@ -262,7 +265,11 @@ function assertSize(source: string): void {
     } else bytes += 3;
     if (bytes > max) {
       const total = Buffer.byteLength(source, 'utf8');
-      throw invalid('POLICY_TOO_LARGE', `line ${line}: policy is larger than ${max} bytes (64 KiB); it is ${total} bytes`, `line ${line}: the size limit is passed on this line`);
+      throw invalid(
+        'POLICY_TOO_LARGE',
+        `line ${line}: policy is larger than ${max} bytes (64 KiB); it is ${total} bytes`,
+        `line ${line}: the size limit is passed on this line`,
+      );
     }
     if (c === 0x0a || (c === 0x0d && source.charCodeAt(i + 1) !== 0x0a)) line++;
   }

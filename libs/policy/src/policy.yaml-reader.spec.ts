@@ -22,9 +22,17 @@ describe('YAML syntax errors', () => {
   });
 
   it('refuses duplicate keys, naming both lines, including a duplicate category', () => {
-    expect(yamlError(yaml('name: p', 'categories:', '  hate: {threshold: 0.5, action: block}', '  sexual: {threshold: 0.5, action: block}', '  hate: {threshold: 0.9, action: warn}'))).toBe(
-      'line 5: duplicate key "hate" (first defined on line 3)',
-    );
+    expect(
+      yamlError(
+        yaml(
+          'name: p',
+          'categories:',
+          '  hate: {threshold: 0.5, action: block}',
+          '  sexual: {threshold: 0.5, action: block}',
+          '  hate: {threshold: 0.9, action: warn}',
+        ),
+      ),
+    ).toBe('line 5: duplicate key "hate" (first defined on line 3)');
     expect(yamlError(yaml('name: p', 'name: q', 'categories: {}'))).toBe('line 2: duplicate key "name" (first defined on line 1)');
   });
 
@@ -79,9 +87,7 @@ describe('hostile YAML is refused safely', () => {
     expect(yamlError(yaml('name: p', 'categories:', '  hate: {threshold: 0.5, action: block}', '  sexual: *x'))).toBe(
       'line 4: aliases (*x) are not allowed in a policy',
     );
-    expect(yamlError(yaml('name: p', 'categories:', '  hate: &h {threshold: 0.5, action: block}'))).toBe(
-      'line 3: anchors (&h) are not allowed in a policy',
-    );
+    expect(yamlError(yaml('name: p', 'categories:', '  hate: &h {threshold: 0.5, action: block}'))).toBe('line 3: anchors (&h) are not allowed in a policy');
   });
 
   it.each([

@@ -1,13 +1,4 @@
-import {
-  constructFromEvents,
-  CORE_SCHEMA,
-  Event,
-  EVENT_ID,
-  getScalarValue,
-  parseEvents,
-  SCALAR_STYLE,
-  ScalarEvent,
-} from 'js-yaml';
+import { constructFromEvents, CORE_SCHEMA, Event, EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE, ScalarEvent } from 'js-yaml';
 import { DomainError, invalid } from '@cds/errors';
 import { SourceLines } from './source-lines';
 
@@ -142,9 +133,7 @@ class TreeReader {
       // A quoted or block scalar without a tag is always a string; a plain one is
       // resolved by js-yaml itself, as a one-scalar document.
       resolved ??= {
-        value: plain
-          ? constructFromEvents([this.events[0], ev, POP], { source: this.source, schema: CORE_SCHEMA, maxAliases: 0 })[0]
-          : text,
+        value: plain ? constructFromEvents([this.events[0], ev, POP], { source: this.source, schema: CORE_SCHEMA, maxAliases: 0 })[0] : text,
       };
       return resolved.value;
     };

@@ -19,8 +19,6 @@ export function rulesByCategory(rules: readonly Rule[]): Map<string, Rule[]> {
  */
 export function selectRule(candidates: readonly Rule[], provider: string | undefined): Rule {
   return (
-    (provider !== undefined ? candidates.find((r) => r.provider === provider) : undefined) ??
-    candidates.find((r) => r.provider === undefined) ??
-    candidates[0]
+    (provider !== undefined ? candidates.find((r) => r.provider === provider) : undefined) ?? candidates.find((r) => r.provider === undefined) ?? candidates[0]
   );
 }

@@ -18,7 +18,9 @@ export interface ProbeServer {
  * function to change the checks as the process starts (probes listen before the app).
  */
 export function serveProbes(
-  host: string, port: number, checksNow: ReadinessChecks | (() => ReadinessChecks),
+  host: string,
+  port: number,
+  checksNow: ReadinessChecks | (() => ReadinessChecks),
   metrics?: () => Promise<{ contentType: string; body: string }>,
 ): Promise<ProbeServer> {
   const server = http.createServer((req, res) => {

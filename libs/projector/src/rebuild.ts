@@ -51,7 +51,10 @@ const PROMOTION_WAIT_MS = 120_000;
  * writes the served generation then. A failed rebuild deletes its unserved generation.
  */
 export async function rebuildElasticsearch(
-  config: AppConfig, log: EventLog, logger = new Logger('Rebuild'), waits = { takeoverMs: TAKEOVER_WAIT_MS, promotionMs: PROMOTION_WAIT_MS },
+  config: AppConfig,
+  log: EventLog,
+  logger = new Logger('Rebuild'),
+  waits = { takeoverMs: TAKEOVER_WAIT_MS, promotionMs: PROMOTION_WAIT_MS },
 ): Promise<RebuildResult> {
   const started = Date.now();
   const fresh = await ElasticsearchReadModels.createGeneration({ node: config.ELASTICSEARCH_URL, indexPrefix: config.TOPIC_PREFIX, logger });

@@ -12,7 +12,12 @@ const READ_BATCH = 5000;
  * `topic:partition`, updated in place) up to the end offsets read at the start of the
  * pass. Returns how many events it read.
  */
-export async function replayPass(log: EventLog, into: Pick<ReadModels, 'applyBatch'>, next: Map<string, number>, logger: Pick<Logger, 'error'>): Promise<number> {
+export async function replayPass(
+  log: EventLog,
+  into: Pick<ReadModels, 'applyBatch'>,
+  next: Map<string, number>,
+  logger: Pick<Logger, 'error'>,
+): Promise<number> {
   let events = 0;
   for (const topic of TOPICS) {
     for (const [partition, end] of await log.endOffsets(topic)) {
@@ -30,4 +35,3 @@ export async function replayPass(log: EventLog, into: Pick<ReadModels, 'applyBat
   }
   return events;
 }
-

@@ -1,7 +1,15 @@
 // The provider port: providers by name, their signals and how each folds them.
 export { PROVIDER_REGISTRY } from './port/provider.port';
 export type {
-  Modality, ImageForScoring, ScoreRequest, ProviderScore, ModerationProvider, ProviderRegistry, CircuitState, ProviderDescription, KnownProvider,
+  Modality,
+  ImageForScoring,
+  ScoreRequest,
+  ProviderScore,
+  ModerationProvider,
+  ProviderRegistry,
+  CircuitState,
+  ProviderDescription,
+  KnownProvider,
 } from './port/provider.port';
 export { StaticProviderRegistry, foldByProvider, mergeSignals } from './port/provider-registry';
 export { ProvidersModule } from './providers.module';
@@ -26,8 +34,13 @@ export type { LocalImageSignal, NsfwClassScores } from './local/local-image.sign
 // Built-in offline `local` text provider: the classifier, its signals and how they fold.
 export { LocalTextClassifier, LOCAL_TEXT_MODEL_FILE, LOCAL_TEXT_LEXICON_FILE } from './local-text/local-text.classifier';
 export {
-  LOCAL_TEXT_SIGNALS, LOCAL_TEXT_CATEGORIES, LOCAL_TEXT_SIGNAL_FOLDING, LOCAL_TEXT_SIGNAL_DESCRIPTIONS,
-  SUPPORTED_LANGUAGES, isSupportedLanguage, foldLocalTextSignals,
+  LOCAL_TEXT_SIGNALS,
+  LOCAL_TEXT_CATEGORIES,
+  LOCAL_TEXT_SIGNAL_FOLDING,
+  LOCAL_TEXT_SIGNAL_DESCRIPTIONS,
+  SUPPORTED_LANGUAGES,
+  isSupportedLanguage,
+  foldLocalTextSignals,
 } from './local-text/local-text.signals';
 export type { LocalTextSignal, LocalTextCategory, SupportedLanguage } from './local-text/local-text.signals';
 

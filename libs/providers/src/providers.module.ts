@@ -14,7 +14,11 @@ import { EXTERNAL_PROVIDERS, externalProvidersFrom } from './external/external-p
 @Global()
 @Module({})
 export class ProvidersModule implements OnApplicationBootstrap, OnApplicationShutdown {
-  constructor(private readonly images: LocalImageModel, private readonly config: AppConfig, @Optional() private readonly metrics?: Metrics) {}
+  constructor(
+    private readonly images: LocalImageModel,
+    private readonly config: AppConfig,
+    @Optional() private readonly metrics?: Metrics,
+  ) {}
 
   static forRoot(): DynamicModule {
     return {

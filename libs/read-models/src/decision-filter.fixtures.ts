@@ -13,9 +13,23 @@ const cat = (category: string, triggered: boolean): CategoryResult => ({ categor
 function checked(tenantId: string, id: string, day: string, over: Partial<DecisionCreatedV1>): ProjectedEvent {
   const action = over.action ?? 'allow';
   const data: DecisionCreatedV1 = {
-    decisionId: id, requestId: null, content: '', contentType: 'text', language: 'en', metadata: {}, policyId: 'default',
-    policyVersion: 1, provider: 'local', signals: {}, categories: [], action, safe: action === 'allow', flagged: action !== 'allow',
-    latency: 0.1, cost: 0, ...over,
+    decisionId: id,
+    requestId: null,
+    content: '',
+    contentType: 'text',
+    language: 'en',
+    metadata: {},
+    policyId: 'default',
+    policyVersion: 1,
+    provider: 'local',
+    signals: {},
+    categories: [],
+    action,
+    safe: action === 'allow',
+    flagged: action !== 'allow',
+    latency: 0.1,
+    cost: 0,
+    ...over,
   };
   const event = envelope('decision.created', 2, tenantId, id, decisionCreatedV1ToV2(data), new Date(`2026-01-0${day}T10:00:00.000Z`));
   return { topic: 'decisions', partition: 0, offset: Number(day) - 1, event };
@@ -24,10 +38,17 @@ function checked(tenantId: string, id: string, day: string, over: Partial<Decisi
 export const FILTER_BATCH: ProjectedEvent[] = [
   checked('t1', 'a', '1', { content: 'The quick brown fox', metadata: { userId: 'u1' }, categories: [cat('hate', false)] }),
   checked('t1', 'b', '2', {
-    content: 'Buy CHEAP pills now', metadata: { userId: 42 }, action: 'block', policyId: 'strict', categories: [cat('spam', true), cat('hate', false)],
+    content: 'Buy CHEAP pills now',
+    metadata: { userId: 42 },
+    action: 'block',
+    policyId: 'strict',
+    categories: [cat('spam', true), cat('hate', false)],
   }),
   checked('t1', 'c', '3', {
-    content: 'quick question about pills', metadata: { userId: 'u1', plan: 'pro' }, action: 'flag', policyId: 'strict',
+    content: 'quick question about pills',
+    metadata: { userId: 'u1', plan: 'pro' },
+    action: 'flag',
+    policyId: 'strict',
     categories: [cat('hate', true), cat('spam', true)],
   }),
   // A userId that is an object never matches a userId filter (and must not break indexing).

@@ -1,6 +1,19 @@
 import {
-  Action, BatchItemResult, CategoryResult, DecisionPart, DeliveryAttemptStatus, DeliveryTarget, GuardrailActionName, GuardrailKind, GuardrailPolicyData,
-  ScoreMap, VideoExtraction, VideoFrameScore, VideoProbeFacts, VideoSource, WebhookEventType,
+  Action,
+  BatchItemResult,
+  CategoryResult,
+  DecisionPart,
+  DeliveryAttemptStatus,
+  DeliveryTarget,
+  GuardrailActionName,
+  GuardrailKind,
+  GuardrailPolicyData,
+  ScoreMap,
+  VideoExtraction,
+  VideoFrameScore,
+  VideoProbeFacts,
+  VideoSource,
+  WebhookEventType,
 } from '@cds/events';
 
 /** Where a document's latest state came from: guards against older events. */

@@ -1,7 +1,19 @@
 export {
-  DecisionDoc, PolicyDoc, KeyDoc, DecisionFilter, DocPosition,
-  GuardrailDecisionDoc, GuardrailPolicyVersionDoc, GuardrailCounts, GuardrailDayCounts,
-  WebhookDoc, DeliveryDoc, DeliveryState, DeliveryAttemptDoc, BatchDoc, BatchState,
+  DecisionDoc,
+  PolicyDoc,
+  KeyDoc,
+  DecisionFilter,
+  DocPosition,
+  GuardrailDecisionDoc,
+  GuardrailPolicyVersionDoc,
+  GuardrailCounts,
+  GuardrailDayCounts,
+  WebhookDoc,
+  DeliveryDoc,
+  DeliveryState,
+  DeliveryAttemptDoc,
+  BatchDoc,
+  BatchState,
 } from './documents';
 export { WebhookDocWrite, toWebhookDocWrites } from './webhook-projection';
 export { WebhookReadModels, webhookReadModels } from './webhook-read-models.port';

@@ -19,4 +19,3 @@ export function liftBatch(batch: StoredEvent[], logger: { error(message: string)
   }
   return out;
 }
-

@@ -26,13 +26,18 @@ export class ReadModelsModule implements OnApplicationShutdown {
               case 'elasticsearch': {
                 const abort = new AbortController();
                 const opening = openElasticsearchWithRetry({
-                  node: config.ELASTICSEARCH_URL, indexPrefix: config.TOPIC_PREFIX, logger: new Logger('ReadModels'), signal: abort.signal,
+                  node: config.ELASTICSEARCH_URL,
+                  indexPrefix: config.TOPIC_PREFIX,
+                  logger: new Logger('ReadModels'),
+                  signal: abort.signal,
                 });
                 // The projector writes and names its group after the generation: it starts
                 // once the node is usable. An api replica listens at once and says not ready.
                 if (config.ROLE !== 'api') return opening;
                 return deferredReadModels(opening, {
-                  waitMs: config.PROJECTION_WAIT_MS, describe: `Elasticsearch at ${config.ELASTICSEARCH_URL}`, abort: () => abort.abort(),
+                  waitMs: config.PROJECTION_WAIT_MS,
+                  describe: `Elasticsearch at ${config.ELASTICSEARCH_URL}`,
+                  abort: () => abort.abort(),
                 });
               }
             }

@@ -21,17 +21,46 @@ export function positions(): (topic: Topic, event: DomainEvent) => ProjectedEven
 
 export const scheduled = (tenantId: string, deliveryId: string, dueAt: string, webhookId = 'w1') =>
   envelope('webhook.delivery.scheduled', 1, tenantId, deliveryId, {
-    deliveryId, webhookId, target: { kind: 'webhook' as const, webhookId }, eventId: `evt-${deliveryId}`, eventType: 'decision.created',
-    payload: { id: `evt-${deliveryId}` }, dueAt,
+    deliveryId,
+    webhookId,
+    target: { kind: 'webhook' as const, webhookId },
+    eventId: `evt-${deliveryId}`,
+    eventType: 'decision.created',
+    payload: { id: `evt-${deliveryId}` },
+    dueAt,
   });
 
 export const attempted = (
-  tenantId: string, deliveryId: string, attempt: number, ok: boolean, when: Date, next: string | null = null, test = false, webhookId = 'w1',
+  tenantId: string,
+  deliveryId: string,
+  attempt: number,
+  ok: boolean,
+  when: Date,
+  next: string | null = null,
+  test = false,
+  webhookId = 'w1',
 ) =>
-  envelope('webhook.delivery.attempted', 1, tenantId, deliveryId, {
-    deliveryId, webhookId, eventId: `evt-${deliveryId}`, eventType: 'decision.created', attempt, status: ok ? 'succeeded' : 'failed',
-    url: 'https://example.com', responseCode: ok ? 200 : 503, durationMs: 5, error: ok ? null : 'receiver answered 503', nextAttemptAt: next, test,
-  } satisfies DeliveryAttemptedV1, when);
+  envelope(
+    'webhook.delivery.attempted',
+    1,
+    tenantId,
+    deliveryId,
+    {
+      deliveryId,
+      webhookId,
+      eventId: `evt-${deliveryId}`,
+      eventType: 'decision.created',
+      attempt,
+      status: ok ? 'succeeded' : 'failed',
+      url: 'https://example.com',
+      responseCode: ok ? 200 : 503,
+      durationMs: 5,
+      error: ok ? null : 'receiver answered 503',
+      nextAttemptAt: next,
+      test,
+    } satisfies DeliveryAttemptedV1,
+    when,
+  );
 
 /**
  * Pending deliveries with ties on the due time (the id orders them), in two tenants,
@@ -53,9 +82,16 @@ export function pendingPagesBatch(): { batch: ProjectedEvent[]; expected: string
     at('deliveries', scheduled('t1', 'gone-ok', due(10))),
     at('deliveries', scheduled('t1', 'gone-cancelled', due(10))),
     at('deliveries', attempted('t1', 'gone-ok', 1, true, t(11))),
-    at('deliveries', envelope('webhook.delivery.cancelled', 1, 't1', 'gone-cancelled', {
-      deliveryId: 'gone-cancelled', webhookId: 'w1', eventId: 'evt-gone-cancelled', eventType: 'decision.created', reason: 'webhook_disabled' as const,
-    })),
+    at(
+      'deliveries',
+      envelope('webhook.delivery.cancelled', 1, 't1', 'gone-cancelled', {
+        deliveryId: 'gone-cancelled',
+        webhookId: 'w1',
+        eventId: 'evt-gone-cancelled',
+        eventType: 'decision.created',
+        reason: 'webhook_disabled' as const,
+      }),
+    ),
     // d-09 failed once: due again at 35 s.
     at('deliveries', attempted('t1', 'd-09', 1, false, t(6), due(35))),
   ];

@@ -33,7 +33,13 @@ export type PendingCursor = Pick<DeliveryDoc, 'nextAttemptAt' | 'deliveryId'>;
 
 /** Every call of WebhookReadModels (what an adapter must have to serve them). */
 export const WEBHOOK_READ_METHODS: readonly (keyof WebhookReadModels)[] = [
-  'getWebhook', 'listWebhooks', 'getDelivery', 'listPendingDeliveries', 'listDeliveryAttempts', 'webhookFailingSince', 'getBatch',
+  'getWebhook',
+  'listWebhooks',
+  'getDelivery',
+  'listPendingDeliveries',
+  'listDeliveryAttempts',
+  'webhookFailingSince',
+  'getBatch',
 ];
 
 /** The webhook read models of the adapter behind READ_MODELS; a clear 503 when the
@@ -42,7 +48,9 @@ export function webhookReadModels(readModels: ReadModels): WebhookReadModels {
   const candidate = readModels as ReadModels & Partial<WebhookReadModels>;
   if (WEBHOOK_READ_METHODS.every((m) => typeof candidate[m] === 'function')) return candidate as WebhookReadModels;
   throw new DomainError(
-    'unavailable', 'READ_MODELS_UNSUPPORTED', 'Webhooks are not available with this read-models adapter',
+    'unavailable',
+    'READ_MODELS_UNSUPPORTED',
+    'Webhooks are not available with this read-models adapter',
     `the ${readModels.constructor.name} adapter does not serve the webhook, delivery and batch read models yet`,
   );
 }

@@ -7,7 +7,10 @@ export interface ApiResponse<T = any> {
 
 /** A small client over fetch that keeps the status, headers and raw text. */
 export class ApiClient {
-  constructor(readonly baseUrl: string, readonly key: string | null) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly key: string | null,
+  ) {}
 
   withKey(key: string | null): ApiClient {
     return new ApiClient(this.baseUrl, key);

@@ -6,11 +6,9 @@ import { infraEnv, prefixOf } from './distributed-infra';
 import { Topology } from './topology';
 import { freePort } from './free-port';
 
-
 const ROOT = path.resolve(__dirname, '../../..');
 export const API_MAIN = path.join(ROOT, 'dist/apps/api/src/main.js');
 export const PROJECTOR_MAIN = path.join(ROOT, 'dist/apps/projector/src/main.js');
-
 
 export function tempDataDir(label: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `cds-${label}-`));

@@ -24,10 +24,13 @@ export function metadataProblem(value: unknown): string | null {
 
 /** `metadata`: an object within METADATA_LIMITS (depth, keys, size, finite numbers). */
 export const IsMetadata = (options?: ValidationOptions) =>
-  ValidateBy({
-    name: 'isMetadata',
-    validator: {
-      validate: (value: unknown) => metadataProblem(value) === null,
-      defaultMessage: (args) => `${args?.property} ${metadataProblem(args?.value) ?? 'is invalid'}`,
+  ValidateBy(
+    {
+      name: 'isMetadata',
+      validator: {
+        validate: (value: unknown) => metadataProblem(value) === null,
+        defaultMessage: (args) => `${args?.property} ${metadataProblem(args?.value) ?? 'is invalid'}`,
+      },
     },
-  }, options);
+    options,
+  );

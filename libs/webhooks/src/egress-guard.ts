@@ -34,13 +34,7 @@ export interface EgressTarget {
 }
 
 export type EgressRefusalReason =
-  | 'invalid_url'
-  | 'unsupported_scheme'
-  | 'credentials_in_url'
-  | 'dns_failure'
-  | 'dns_timeout'
-  | 'unparseable_address'
-  | 'forbidden_address';
+  'invalid_url' | 'unsupported_scheme' | 'credentials_in_url' | 'dns_failure' | 'dns_timeout' | 'unparseable_address' | 'forbidden_address';
 
 export class EgressRefusedError extends DomainError {
   constructor(
@@ -70,8 +64,7 @@ const RANGE_NAMES: Record<IpRange, string> = {
   documentation: 'a documentation address',
 };
 
-export const resolveWithDns: Resolver = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+export const resolveWithDns: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 export async function checkEgressUrl(raw: string, options: EgressCheckOptions = {}): Promise<EgressTarget> {
   const url = parseUrl(raw);
@@ -115,12 +108,18 @@ async function resolveHost(hostname: string, resolve: Resolver, timeoutMs?: numb
   let timer: NodeJS.Timeout | undefined;
   try {
     const lookup = resolve(hostname);
-    addresses = timeoutMs === undefined ? await lookup : await Promise.race([
-      lookup,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new EgressRefusedError('dns_timeout', `DNS lookup of ${hostname} did not answer within ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ]);
+    addresses =
+      timeoutMs === undefined
+        ? await lookup
+        : await Promise.race([
+            lookup,
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(
+                () => reject(new EgressRefusedError('dns_timeout', `DNS lookup of ${hostname} did not answer within ${timeoutMs} ms`)),
+                timeoutMs,
+              );
+            }),
+          ]);
   } catch (err) {
     if (err instanceof EgressRefusedError) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;

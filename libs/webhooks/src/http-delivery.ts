@@ -68,7 +68,9 @@ export async function deliver(request: DeliveryRequest): Promise<DeliveryResult>
 /** Options that reach the vetted address while the request still names the original host. */
 export function requestOptions(target: EgressTarget, request: Pick<DeliveryRequest, 'body' | 'headers'>): https.RequestOptions {
   return pinnedRequestOptions(target, 'POST', {
-    'content-type': 'application/json', ...request.headers, 'content-length': String(Buffer.byteLength(request.body)),
+    'content-type': 'application/json',
+    ...request.headers,
+    'content-length': String(Buffer.byteLength(request.body)),
   });
 }
 

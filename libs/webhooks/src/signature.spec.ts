@@ -85,9 +85,7 @@ describe('verifySignature', () => {
   it('uses the clock when no time is given', () => {
     const now = Math.floor(Date.now() / 1000);
     expect(verifySignature({ header: signPayload(SECRET, BODY, now), rawBody: BODY, secret: SECRET })).toEqual({ timestamp: now });
-    expect(() => verifySignature({ header: signPayload(SECRET, BODY, now - 3_600), rawBody: BODY, secret: SECRET })).toThrow(
-      WebhookSignatureError,
-    );
+    expect(() => verifySignature({ header: signPayload(SECRET, BODY, now - 3_600), rawBody: BODY, secret: SECRET })).toThrow(WebhookSignatureError);
   });
 
   describe('secret rotation', () => {

@@ -9,12 +9,7 @@ import { DomainError } from '@cds/errors';
 export const SIGNATURE_HEADER = 'x-service-signature';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-export type SignatureFailure =
-  | 'missing_header'
-  | 'malformed_header'
-  | 'no_signature'
-  | 'timestamp_outside_tolerance'
-  | 'signature_mismatch';
+export type SignatureFailure = 'missing_header' | 'malformed_header' | 'no_signature' | 'timestamp_outside_tolerance' | 'signature_mismatch';
 
 export class WebhookSignatureError extends DomainError {
   constructor(
@@ -71,10 +66,7 @@ export function verifySignature(options: VerifyOptions): { timestamp: number } {
 
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   if (Math.abs(now - timestamp) > toleranceSeconds) {
-    throw new WebhookSignatureError(
-      'timestamp_outside_tolerance',
-      `Signature timestamp ${timestamp} is more than ${toleranceSeconds}s away from now (${now})`,
-    );
+    throw new WebhookSignatureError('timestamp_outside_tolerance', `Signature timestamp ${timestamp} is more than ${toleranceSeconds}s away from now (${now})`);
   }
   return { timestamp };
 }

@@ -49,10 +49,22 @@ export interface AttemptRef {
 
 /** The `webhook.delivery.attempted` body for one attempt's result. */
 export function attemptRecord(
-  ref: AttemptRef, attempt: number, url: string, result: DeliveryResult, nextAttemptAt: Date | null, test = false,
+  ref: AttemptRef,
+  attempt: number,
+  url: string,
+  result: DeliveryResult,
+  nextAttemptAt: Date | null,
+  test = false,
 ): DeliveryAttemptedV1 {
   return {
-    ...ref, attempt, status: result.ok ? 'succeeded' : 'failed', url, responseCode: result.status, durationMs: result.durationMs,
-    error: result.ok ? null : (result.error ?? 'failed').slice(0, 500), nextAttemptAt: result.ok || !nextAttemptAt ? null : nextAttemptAt.toISOString(), test,
+    ...ref,
+    attempt,
+    status: result.ok ? 'succeeded' : 'failed',
+    url,
+    responseCode: result.status,
+    durationMs: result.durationMs,
+    error: result.ok ? null : (result.error ?? 'failed').slice(0, 500),
+    nextAttemptAt: result.ok || !nextAttemptAt ? null : nextAttemptAt.toISOString(),
+    test,
   };
 }

@@ -2,10 +2,30 @@ import { decisionCreatedV1ToV2, DomainEvent, envelope } from '@cds/events';
 import { deliveryIdOf, testWebhookEvent, webhookEventsOf } from './webhook-payloads';
 
 const decision = (action: 'allow' | 'warn' | 'flag' | 'block') =>
-  envelope('decision.created', 2, 't1', 'd1', decisionCreatedV1ToV2({
-    decisionId: 'd1', requestId: null, content: 'secret words', contentType: 'text', language: 'en', metadata: {}, policyId: 'default',
-    policyVersion: 1, provider: 'local', signals: {}, categories: [], action, safe: action === 'allow', flagged: action !== 'allow', latency: 1, cost: 0,
-  })) as DomainEvent;
+  envelope(
+    'decision.created',
+    2,
+    't1',
+    'd1',
+    decisionCreatedV1ToV2({
+      decisionId: 'd1',
+      requestId: null,
+      content: 'secret words',
+      contentType: 'text',
+      language: 'en',
+      metadata: {},
+      policyId: 'default',
+      policyVersion: 1,
+      provider: 'local',
+      signals: {},
+      categories: [],
+      action,
+      safe: action === 'allow',
+      flagged: action !== 'allow',
+      latency: 1,
+      cost: 0,
+    }),
+  ) as DomainEvent;
 
 describe('webhookEventsOf', () => {
   it('turns a decision into decision.created, plus flagged or blocked by its action', () => {
@@ -27,7 +47,14 @@ describe('webhookEventsOf', () => {
 
   it('passes guardrail alerts on under their own type with the decision id as subject', () => {
     const alert = envelope('agent.guardrail.blocked', 1, 't1', 'g1', {
-      decisionId: 'g1', projectId: 'p', kind: 'action_authorization', action: 'block', riskScore: 90, reasons: ['r'], categories: ['c'], requiresApproval: true,
+      decisionId: 'g1',
+      projectId: 'p',
+      kind: 'action_authorization',
+      action: 'block',
+      riskScore: 90,
+      reasons: ['r'],
+      categories: ['c'],
+      requiresApproval: true,
     }) as DomainEvent;
     const [out] = webhookEventsOf(alert);
     expect(out).toMatchObject({ type: 'agent.guardrail.blocked', data: { id: 'g1', riskScore: 90, projectId: 'p' } });
@@ -35,7 +62,11 @@ describe('webhookEventsOf', () => {
 
   it('turns finished batches into moderation.completed / moderation.failed', () => {
     const done = envelope('batch.completed', 1, 't1', 'b1', {
-      batchId: 'b1', policyId: 'default', succeeded: 1, failed: 0, results: [{ id: 'i1', safe: true, action: 'allow' as const, decisionId: 'd9' }],
+      batchId: 'b1',
+      policyId: 'default',
+      succeeded: 1,
+      failed: 0,
+      results: [{ id: 'i1', safe: true, action: 'allow' as const, decisionId: 'd9' }],
     }) as DomainEvent;
     expect(webhookEventsOf(done)[0]).toMatchObject({ type: 'moderation.completed', data: { id: 'b1', totalItems: 1, items: [{ id: 'i1' }] } });
     const failed = envelope('batch.failed', 1, 't1', 'b2', { batchId: 'b2', policyId: 'p', error: { code: 'X', message: 'm', details: '' } }) as DomainEvent;

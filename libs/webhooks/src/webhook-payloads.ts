@@ -17,18 +17,36 @@ export interface WebhookPayload {
 export function webhookEventsOf(e: DomainEvent): WebhookPayload[] {
   // A batch's outcome is identified by the batch, so a second record of it (a job rerun
   // after a crash) is the same webhook event and is not delivered twice.
-  const subject = e.type === 'batch.completed' || e.type === 'batch.failed' ? `batch:${e.data.batchId}`
-    : e.type === 'video.completed' || e.type === 'video.failed' ? `video:${e.data.decisionId}` : e.id;
+  const subject =
+    e.type === 'batch.completed' || e.type === 'batch.failed'
+      ? `batch:${e.data.batchId}`
+      : e.type === 'video.completed' || e.type === 'video.failed'
+        ? `video:${e.data.decisionId}`
+        : e.id;
   const event = (type: WebhookEventType, data: WebhookPayload['data']): WebhookPayload => ({
-    id: stableId('evt', `${subject}:${type}`), type, createdAt: e.occurredAt, data,
+    id: stableId('evt', `${subject}:${type}`),
+    type,
+    createdAt: e.occurredAt,
+    data,
   });
   switch (e.type) {
     case 'decision.created': {
       const d = e.data;
       const data = {
-        id: d.decisionId, decisionId: d.decisionId, action: d.action, safe: d.safe, flagged: d.flagged, policyId: d.policyId,
-        policyVersion: d.policyVersion, categories: d.categories, contentType: d.contentType, language: d.language,
-        requestId: d.requestId, metadata: d.metadata, provider: d.provider, timestamp: e.occurredAt,
+        id: d.decisionId,
+        decisionId: d.decisionId,
+        action: d.action,
+        safe: d.safe,
+        flagged: d.flagged,
+        policyId: d.policyId,
+        policyVersion: d.policyVersion,
+        categories: d.categories,
+        contentType: d.contentType,
+        language: d.language,
+        requestId: d.requestId,
+        metadata: d.metadata,
+        provider: d.provider,
+        timestamp: e.occurredAt,
       };
       const out = [event('decision.created', data)];
       if (d.action === 'flag') out.push(event('decision.flagged', data));
@@ -40,24 +58,49 @@ export function webhookEventsOf(e: DomainEvent): WebhookPayload[] {
       return [event(e.type, { id: e.data.decisionId, ...e.data, timestamp: e.occurredAt })];
     case 'batch.completed': {
       const d = e.data;
-      return [event('moderation.completed', {
-        id: d.batchId, batchId: d.batchId, status: 'completed', policyId: d.policyId, totalItems: d.results.length,
-        succeeded: d.succeeded, failed: d.failed, items: d.results,
-      })];
+      return [
+        event('moderation.completed', {
+          id: d.batchId,
+          batchId: d.batchId,
+          status: 'completed',
+          policyId: d.policyId,
+          totalItems: d.results.length,
+          succeeded: d.succeeded,
+          failed: d.failed,
+          items: d.results,
+        }),
+      ];
     }
     case 'batch.failed':
       return [event('moderation.failed', { id: e.data.batchId, batchId: e.data.batchId, status: 'failed', policyId: e.data.policyId, error: e.data.error })];
     case 'video.completed': {
       const d = e.data;
-      return [event('moderation.completed', {
-        id: d.decisionId, decisionId: d.decisionId, contentType: 'video', status: 'completed', policyId: d.policyId, action: d.action,
-        safe: d.safe, flagged: d.flagged, framesProcessed: d.framesProcessed, stoppedOnBlock: d.stoppedOnBlock,
-      })];
+      return [
+        event('moderation.completed', {
+          id: d.decisionId,
+          decisionId: d.decisionId,
+          contentType: 'video',
+          status: 'completed',
+          policyId: d.policyId,
+          action: d.action,
+          safe: d.safe,
+          flagged: d.flagged,
+          framesProcessed: d.framesProcessed,
+          stoppedOnBlock: d.stoppedOnBlock,
+        }),
+      ];
     }
     case 'video.failed':
-      return [event('moderation.failed', {
-        id: e.data.decisionId, decisionId: e.data.decisionId, contentType: 'video', status: 'failed', policyId: e.data.policyId, error: e.data.error,
-      })];
+      return [
+        event('moderation.failed', {
+          id: e.data.decisionId,
+          decisionId: e.data.decisionId,
+          contentType: 'video',
+          status: 'failed',
+          policyId: e.data.policyId,
+          error: e.data.error,
+        }),
+      ];
     default:
       return [];
   }

@@ -41,13 +41,16 @@ export class EventWriter {
       }
       // Sent but not acknowledged (the broker went away mid-write): it may have landed.
       throw new DomainError(
-        'unavailable', 'EVENT_LOG_UNCERTAIN', 'The event log did not confirm the write',
+        'unavailable',
+        'EVENT_LOG_UNCERTAIN',
+        'The event log did not confirm the write',
         'it may have been recorded; retry with the same requestId or Idempotency-Key to get the one result, not a second one',
       );
     }
     if (this.metrics) countDecisions(this.metrics, events);
     const caughtUp = await this.readModels.waitFor(positions, this.config.PROJECTION_WAIT_MS);
-    if (!caughtUp) this.logger.warn(`projection of ${topic} did not reach ${positions.map((p) => p.offset).join(',')} within ${this.config.PROJECTION_WAIT_MS} ms`);
+    if (!caughtUp)
+      this.logger.warn(`projection of ${topic} did not reach ${positions.map((p) => p.offset).join(',')} within ${this.config.PROJECTION_WAIT_MS} ms`);
     return positions;
   }
 }

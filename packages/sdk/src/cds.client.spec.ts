@@ -32,7 +32,12 @@ describe('CdsClient retries', () => {
   });
 
   it('gives up after `retries` retries with the last error', async () => {
-    const f = scriptedFetch(json(500, { code: 'INTERNAL_ERROR', error: 'e', details: '1' }), json(500, {}), json(503, {}), json(500, { code: 'INTERNAL_ERROR', error: 'e', details: 'last' }));
+    const f = scriptedFetch(
+      json(500, { code: 'INTERNAL_ERROR', error: 'e', details: '1' }),
+      json(500, {}),
+      json(503, {}),
+      json(500, { code: 'INTERNAL_ERROR', error: 'e', details: 'last' }),
+    );
     const { c, clock } = client(f.fetch, { retries: 3 });
     const e = await failure(c.getPolicy('p'));
     expect(e).toMatchObject({ status: 500, code: 'INTERNAL_ERROR', details: 'last' });
@@ -174,7 +179,11 @@ describe('CdsClient requests', () => {
   it('uploads a video as multipart: the fields, then the file', async () => {
     const f = scriptedFetch(json(202, { decisionId: 'v1', status: 'processing' }));
     await client(f.fetch).c.videoUpload(Buffer.from('not really a video'), {
-      policyId: 'default', maxDurationSeconds: 30, metadata: { userId: 'u1' }, extractionStrategy: { maxFrames: 4 }, filename: 'clip.mp4',
+      policyId: 'default',
+      maxDurationSeconds: 30,
+      metadata: { userId: 'u1' },
+      extractionStrategy: { maxFrames: 4 },
+      filename: 'clip.mp4',
     });
     const form = f.requests[0].body as FormData;
     expect(form).toBeInstanceOf(FormData);

@@ -2,18 +2,42 @@ import { randomUUID } from 'node:crypto';
 import { iterateDecisionPages } from './decisions.iterator';
 import { Call, Clock, HttpTransport, RequestOptions, systemClock } from './http.transport';
 import type {
-  AsyncBatchAccepted, AsyncBatchRequest, Batch, BatchCheckRequest, BatchCheckResult, CheckDecision, CheckRequest, DryRunRequest,
-  DryRunResult, MultimodalDecision, MultimodalRequest,
+  AsyncBatchAccepted,
+  AsyncBatchRequest,
+  Batch,
+  BatchCheckRequest,
+  BatchCheckResult,
+  CheckDecision,
+  CheckRequest,
+  DryRunRequest,
+  DryRunResult,
+  MultimodalDecision,
+  MultimodalRequest,
 } from './types/checks.types';
 import type { DecisionCurl, DecisionFilter, DecisionList, Media, ReplayedDecision, StoredDecision } from './types/decisions.types';
 import type {
-  ActionAuthorizeRequest, GuardrailDecision, GuardrailMetrics, GuardrailPolicy, GuardrailPolicyHistory, GuardrailRollback,
-  GuardrailSession, GuardrailSessionRequest, ProjectGuardrailPolicy, SkillVettingRequest,
+  ActionAuthorizeRequest,
+  GuardrailDecision,
+  GuardrailMetrics,
+  GuardrailPolicy,
+  GuardrailPolicyHistory,
+  GuardrailRollback,
+  GuardrailSession,
+  GuardrailSessionRequest,
+  ProjectGuardrailPolicy,
+  SkillVettingRequest,
 } from './types/guardrails.types';
 import type { Policy, PolicyImpact, PolicyImpactRequest } from './types/policies.types';
 import type { VideoAccepted, VideoCheckRequest, VideoResult, VideoStatus, VideoUploadFields } from './types/video.types';
 import type {
-  ApiKey, CreatedApiKey, CreatedWebhook, CreateKeyRequest, CreateWebhookRequest, UpdateWebhookRequest, Webhook, WebhookDelivery,
+  ApiKey,
+  CreatedApiKey,
+  CreatedWebhook,
+  CreateKeyRequest,
+  CreateWebhookRequest,
+  UpdateWebhookRequest,
+  Webhook,
+  WebhookDelivery,
   WebhookTestResult,
 } from './types/webhooks.types';
 

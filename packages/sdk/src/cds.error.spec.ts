@@ -9,7 +9,13 @@ describe('errorFromResponse', () => {
     const e = errorFromResponse(404, 'Not Found', body, null, where, now);
     expect(e).toBeInstanceOf(CdsError);
     expect(e).toBeInstanceOf(Error);
-    expect(e).toMatchObject({ status: 404, code: 'POLICY_NOT_FOUND', error: 'Policy not found', details: 'no policy nope in this tenant', retryAfter: undefined });
+    expect(e).toMatchObject({
+      status: 404,
+      code: 'POLICY_NOT_FOUND',
+      error: 'Policy not found',
+      details: 'no policy nope in this tenant',
+      retryAfter: undefined,
+    });
     expect(e.message).toBe('GET /v1/policies/nope: 404 POLICY_NOT_FOUND: Policy not found (no policy nope in this tenant)');
   });
 
@@ -21,7 +27,7 @@ describe('errorFromResponse', () => {
     expect(e).toMatchObject({ status: 429, code: 'HTTP_429', error: 'Rate limit exceeded', details: '', retryAfter: 9 });
   });
 
-  it('turns a body that is not the service\'s (a proxy page) into HTTP_<status> with the start of the body', () => {
+  it("turns a body that is not the service's (a proxy page) into HTTP_<status> with the start of the body", () => {
     const e = errorFromResponse(502, 'Bad Gateway', '<html>\n  <body>upstream down</body></html>', null, where, now);
     expect(e).toMatchObject({ status: 502, code: 'HTTP_502', error: 'Bad Gateway', details: '<html> <body>upstream down</body></html>' });
     expect(errorFromResponse(500, '', '', null, where, now)).toMatchObject({ code: 'HTTP_500', error: 'HTTP 500', details: '' });

@@ -17,16 +17,7 @@ export class CdsError extends Error {
   readonly method: string;
   readonly path: string;
 
-  constructor(init: {
-    status: number;
-    code: string;
-    error: string;
-    details?: string;
-    retryAfter?: number;
-    method: string;
-    path: string;
-    cause?: unknown;
-  }) {
+  constructor(init: { status: number; code: string; error: string; details?: string; retryAfter?: number; method: string; path: string; cause?: unknown }) {
     const details = init.details ?? '';
     super(`${init.method} ${init.path}: ${init.status || 'no answer'} ${init.code}: ${init.error}${details ? ` (${details})` : ''}`, { cause: init.cause });
     this.status = init.status;

@@ -35,7 +35,11 @@ describe('iterateDecisionPages', () => {
   it('walks every decision once, newest first, moving `to` down instead of growing the offset', async () => {
     const s = store(Array.from({ length: 7 }, (_, i) => ({ id: `d${i}`, ts: ts(i) })));
     expect(await all(iterateDecisionPages(s.list, { limit: 3 }))).toEqual(['d6', 'd5', 'd4', 'd3', 'd2', 'd1', 'd0']);
-    expect(s.calls.map((c) => [c.to, c.offset])).toEqual([[undefined, 0], [ts(4), 1], [ts(1), 1]]);
+    expect(s.calls.map((c) => [c.to, c.offset])).toEqual([
+      [undefined, 0],
+      [ts(4), 1],
+      [ts(1), 1],
+    ]);
   });
 
   it('does not repeat or skip while new decisions arrive at the head', async () => {

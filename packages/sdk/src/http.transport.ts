@@ -110,7 +110,10 @@ export class HttpTransport {
       const res = await c.fetch(url, { method: call.method, headers, body, signal });
       if (res.ok) {
         if (call.accept === 'bytes') {
-          return { ok: true, value: { contentType: res.headers.get('content-type') ?? 'application/octet-stream', bytes: Buffer.from(await res.arrayBuffer()) } };
+          return {
+            ok: true,
+            value: { contentType: res.headers.get('content-type') ?? 'application/octet-stream', bytes: Buffer.from(await res.arrayBuffer()) },
+          };
         }
         const text = await res.text();
         if (text === '') return { ok: true, value: undefined };

@@ -13,9 +13,7 @@
  */
 export type RetryMode = 'idempotent' | 'unprocessed';
 
-export type AttemptOutcome =
-  | { kind: 'http'; status: number; code: string }
-  | { kind: 'network'; connected: boolean };
+export type AttemptOutcome = { kind: 'http'; status: number; code: string } | { kind: 'network'; connected: boolean };
 
 export function isRetryable(outcome: AttemptOutcome, mode: RetryMode): boolean {
   if (outcome.kind === 'network') return mode === 'idempotent' || !outcome.connected;

@@ -16,12 +16,7 @@ export interface WebhookSignatureInput {
   now?: Date | number;
 }
 
-export type WebhookSignatureFailure =
-  | 'missing_header'
-  | 'malformed_header'
-  | 'no_signature'
-  | 'timestamp_out_of_tolerance'
-  | 'signature_mismatch';
+export type WebhookSignatureFailure = 'missing_header' | 'malformed_header' | 'no_signature' | 'timestamp_out_of_tolerance' | 'signature_mismatch';
 
 export type WebhookSignatureCheck = { ok: true; timestamp: number } | { ok: false; reason: WebhookSignatureFailure };
 

@@ -113,7 +113,11 @@ describe('the cds CLI against the real service', () => {
   it('policies test exits 1 on a mismatch, showing what it got', async () => {
     const r = await cli('policies', 'test', file('cli-rules.yaml'), '--cases', file('failing.yaml'));
     expect(r.code).toBe(1);
-    const rows = r.stdout.trim().split('\n').slice(2, 4).map((l) => l.split(/\s{2,}/));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .slice(2, 4)
+      .map((l) => l.split(/\s{2,}/));
     expect(rows).toEqual([
       ['1', 'scores hate=0.1', 'allow', 'allow', 'ok'],
       ['2', 'scores hate=0.9', 'allow', 'block', 'FAIL'],

@@ -105,7 +105,14 @@ describe('@cds/sdk against the real service', () => {
   });
 
   it('checks a batch and walks the decisions with the iterator', async () => {
-    const batch = await cds.batchCheck({ policyId: 'sdk-rules', items: [{ id: 'a', content: 'one' }, { id: 'b', content: 'two' }, { id: 'c', content: '' }] });
+    const batch = await cds.batchCheck({
+      policyId: 'sdk-rules',
+      items: [
+        { id: 'a', content: 'one' },
+        { id: 'b', content: 'two' },
+        { id: 'c', content: '' },
+      ],
+    });
     expect(batch.items.map((i) => i.id)).toEqual(['a', 'b', 'c']);
     expect(batch.items[2]).toMatchObject({ id: 'c', error: { code: expect.any(String) } });
     const ids = batch.items.flatMap((i) => ('decisionId' in i ? [i.decisionId] : []));

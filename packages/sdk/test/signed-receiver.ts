@@ -20,7 +20,10 @@ export class SignedReceiver {
   private readonly secrets = new Map<string, string>();
   private waiters: { match: (d: Delivery) => boolean; resolve: (d: Delivery) => void }[] = [];
 
-  private constructor(private readonly server: Server, readonly base: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly base: string,
+  ) {}
 
   static async start(): Promise<SignedReceiver> {
     let self: SignedReceiver | undefined;

@@ -4,12 +4,8 @@ import { join } from 'path';
 import { normalizeText } from '@cds/providers';
 import { CorpusExample, DatasetLoader, Example, SIGNALS, Split } from './example';
 import { hatecheck, multilingualHatecheck, toxigen, xstest } from './hate-suites.loaders';
-import {
-  apeach, germeval, japaneseToxic, kmhas, koreanHateSpeech, offensevalTr, rtpLx, toldBr, tupy,
-} from './multilingual.loaders';
-import {
-  ailuminate, doNotAnswer, harmbenchStrongreject, medquad, multijail, redditCssrs, simpleSafetyTests,
-} from './requests.loaders';
+import { apeach, germeval, japaneseToxic, kmhas, koreanHateSpeech, offensevalTr, rtpLx, toldBr, tupy } from './multilingual.loaders';
+import { ailuminate, doNotAnswer, harmbenchStrongreject, medquad, multijail, redditCssrs, simpleSafetyTests } from './requests.loaders';
 import { convabuse, davidson, diasafety, edos, mlma, surgeToxicity, toxicSpans } from './social-en.loaders';
 
 /**
@@ -18,9 +14,33 @@ import { convabuse, davidson, diasafety, edos, mlma, surgeToxicity, toxicSpans }
  * are dropped in favour of the originals, and curated suites win over scraped sets).
  */
 export const LOADERS: DatasetLoader[] = [
-  hatecheck, multilingualHatecheck, xstest, toxigen, medquad, simpleSafetyTests, doNotAnswer, ailuminate,
-  harmbenchStrongreject, multijail, redditCssrs, davidson, surgeToxicity, toxicSpans, edos, convabuse, diasafety, mlma,
-  germeval, koreanHateSpeech, kmhas, apeach, toldBr, tupy, japaneseToxic, offensevalTr, rtpLx,
+  hatecheck,
+  multilingualHatecheck,
+  xstest,
+  toxigen,
+  medquad,
+  simpleSafetyTests,
+  doNotAnswer,
+  ailuminate,
+  harmbenchStrongreject,
+  multijail,
+  redditCssrs,
+  davidson,
+  surgeToxicity,
+  toxicSpans,
+  edos,
+  convabuse,
+  diasafety,
+  mlma,
+  germeval,
+  koreanHateSpeech,
+  kmhas,
+  apeach,
+  toldBr,
+  tupy,
+  japaneseToxic,
+  offensevalTr,
+  rtpLx,
 ];
 
 /** Weight at or above which a label is reported in evaluation (weaker ones are training-only). */
@@ -53,16 +73,35 @@ export function splitOf(group: string): Split {
 }
 
 const SOURCE_DIRS: Record<string, string> = {
-  hatecheck: 'hatecheck', 'multilingual-hatecheck': 'multilingual-hatecheck', xstest: 'xstest',
-  'toxigen-prompts': 'toxigen-prompts', medquad_sensitive_health: 'medquad_sensitive_health',
-  simplesafetytests: 'simplesafetytests', 'do-not-answer': 'do-not-answer', ailuminate_demo: 'ailuminate_demo',
-  harmbench_strongreject_advbench: 'harmbench_strongreject_advbench', multijail: 'multijail',
-  'reddit-cssrs-suicide': 'reddit-cssrs-suicide', 'davidson-hate-offensive': 'davidson-hate-offensive',
-  'surge-toxicity': 'surge-toxicity', toxic_spans: 'toxic_spans', edos: 'edos', convabuse: 'convabuse',
-  diasafety: 'diasafety', 'mlma-hate': 'mlma-hate', germeval2018: 'germeval2018',
-  'korean-hate-speech': 'korean-hate-speech', kmhas_ko: 'kmhas_ko', apeach_ko: 'apeach_ko', 'told-br': 'told-br',
-  tupy_pt: 'tupy_pt', 'japanese-toxic': 'japanese-toxic', offenseval2020_tr: 'offenseval2020_tr', rtp_lx: 'rtp_lx',
-  ldnoobw: 'ldnoobw', 'surge-profanity': 'surge-profanity',
+  hatecheck: 'hatecheck',
+  'multilingual-hatecheck': 'multilingual-hatecheck',
+  xstest: 'xstest',
+  'toxigen-prompts': 'toxigen-prompts',
+  medquad_sensitive_health: 'medquad_sensitive_health',
+  simplesafetytests: 'simplesafetytests',
+  'do-not-answer': 'do-not-answer',
+  ailuminate_demo: 'ailuminate_demo',
+  harmbench_strongreject_advbench: 'harmbench_strongreject_advbench',
+  multijail: 'multijail',
+  'reddit-cssrs-suicide': 'reddit-cssrs-suicide',
+  'davidson-hate-offensive': 'davidson-hate-offensive',
+  'surge-toxicity': 'surge-toxicity',
+  toxic_spans: 'toxic_spans',
+  edos: 'edos',
+  convabuse: 'convabuse',
+  diasafety: 'diasafety',
+  'mlma-hate': 'mlma-hate',
+  germeval2018: 'germeval2018',
+  'korean-hate-speech': 'korean-hate-speech',
+  kmhas_ko: 'kmhas_ko',
+  apeach_ko: 'apeach_ko',
+  'told-br': 'told-br',
+  tupy_pt: 'tupy_pt',
+  'japanese-toxic': 'japanese-toxic',
+  offenseval2020_tr: 'offenseval2020_tr',
+  rtp_lx: 'rtp_lx',
+  ldnoobw: 'ldnoobw',
+  'surge-profanity': 'surge-profanity',
 };
 
 export function loadCorpus(dataDir: string, log: (msg: string) => void = () => undefined, exclude: string[] = []): Corpus {
@@ -85,8 +124,13 @@ export function loadCorpus(dataDir: string, log: (msg: string) => void = () => u
       raw = [];
     }
     const st: DatasetStats = {
-      name: loader.name, loaded: raw.length, kept: 0, duplicates: 0,
-      splits: { train: 0, dev: 0, test: 0 }, langs: {}, positives: {},
+      name: loader.name,
+      loaded: raw.length,
+      kept: 0,
+      duplicates: 0,
+      splits: { train: 0, dev: 0, test: 0 },
+      langs: {},
+      positives: {},
     };
     for (const e of raw) {
       if (typeof e.text !== 'string') continue;

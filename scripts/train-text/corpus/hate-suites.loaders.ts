@@ -36,7 +36,11 @@ export const hatecheck: DatasetLoader = {
     return rows.map((r): Example => {
       const { l, hardNegative } = hatecheckLabels(r.functionality, r.label_gold);
       return {
-        dataset: 'hatecheck', lang: 'en', text: r.test_case.trim(), group: `hc:${r.templ_id}`, labels: l.build(),
+        dataset: 'hatecheck',
+        lang: 'en',
+        text: r.test_case.trim(),
+        group: `hc:${r.templ_id}`,
+        labels: l.build(),
         hardNegative: hardNegative ? { set: `hatecheck:${r.functionality}`, scope: 'hate' } : undefined,
       };
     });
@@ -44,8 +48,15 @@ export const hatecheck: DatasetLoader = {
 };
 
 const MHC_LANGS: Record<string, string> = {
-  arabic: 'ar', dutch: 'nl', french: 'fr', german: 'de', hindi: 'hi', italian: 'it',
-  polish: 'pl', portuguese: 'pt', spanish: 'es',
+  arabic: 'ar',
+  dutch: 'nl',
+  french: 'fr',
+  german: 'de',
+  hindi: 'hi',
+  italian: 'it',
+  polish: 'pl',
+  portuguese: 'pt',
+  spanish: 'es',
   // mandarin is not one of the 17 supported languages and is left out
 };
 
@@ -60,7 +71,11 @@ export const multilingualHatecheck: DatasetLoader = {
         if (r.label_annotated_maj && r.label_annotated_maj !== r.label_gold) continue;
         const { l, hardNegative } = hatecheckLabels(r.functionality, r.label_gold);
         out.push({
-          dataset: 'multilingual-hatecheck', lang, text: r.test_case.trim(), group: `mhc:${r.templ_id}`, labels: l.build(),
+          dataset: 'multilingual-hatecheck',
+          lang,
+          text: r.test_case.trim(),
+          group: `mhc:${r.templ_id}`,
+          labels: l.build(),
           hardNegative: hardNegative ? { set: `mhc:${r.functionality}`, scope: 'hate' } : undefined,
         });
       }
@@ -93,7 +108,11 @@ export const toxigen: DatasetLoader = {
       for (const text of sentences) {
         const l = hate ? labels().pos('hate').pos('toxicity', 0.5).neg(['sexual', 'self_harm', 'violence'], 0.5) : labels().negRest(1);
         out.push({
-          dataset: 'toxigen-prompts', lang: 'en', text, group: `t:${text}`, labels: l.build(),
+          dataset: 'toxigen-prompts',
+          lang: 'en',
+          text,
+          group: `t:${text}`,
+          labels: l.build(),
           hardNegative: hate ? undefined : { set: 'toxigen:neutral', scope: 'any' },
         });
       }
@@ -110,7 +129,11 @@ export const xstest: DatasetLoader = {
       const text = r.prompt.trim();
       if (r.label === 'safe') {
         return {
-          dataset: 'xstest', lang: 'en', text, group: `t:${text}`, labels: labels().negRest(1).build(),
+          dataset: 'xstest',
+          lang: 'en',
+          text,
+          group: `t:${text}`,
+          labels: labels().negRest(1).build(),
           hardNegative: { set: `xstest:${r.type}`, scope: 'any' },
         };
       }

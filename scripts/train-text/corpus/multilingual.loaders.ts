@@ -5,7 +5,11 @@ import { DatasetLoader, Example, LabelBuilder, labels } from './example';
 
 const read = (p: string) => readFileSync(p, 'utf8');
 const ex = (dataset: string, lang: string, text: string, l: LabelBuilder, group?: string): Example => ({
-  dataset, lang, text, group: group ?? `t:${text}`, labels: l.build(),
+  dataset,
+  lang,
+  text,
+  group: group ?? `t:${text}`,
+  labels: l.build(),
 });
 
 /** GermEval 2018 (de): ABUSE -> hate, INSULT -> harassment, PROFANITY -> profanity only. */
@@ -44,8 +48,7 @@ export const koreanHateSpeech: DatasetLoader = {
           l.pos('toxicity').pos('harassment', 0.5);
           if (biased) l.pos('hate', 0.5);
           else l.neg('hate', 0.5);
-        }
-        else l.neg(['hate', 'harassment', 'insult', 'toxicity']).negRest(0.5);
+        } else l.neg(['hate', 'harassment', 'insult', 'toxicity']).negRest(0.5);
         out.push(ex('korean-hate-speech', 'ko', r.comments, l));
       }
     }
@@ -84,9 +87,15 @@ export const apeach: DatasetLoader = {
   name: 'apeach_ko',
   load(dataDir) {
     return parseCsvObjects(read(join(dataDir, 'apeach_ko/APEACH/test.csv'))).map((r) =>
-      ex('apeach_ko', 'ko', r.text, r.class === 'Spoiled'
-        ? labels().pos('toxicity').pos(['hate', 'harassment'], 0.5)
-        : labels().neg(['hate', 'harassment', 'insult', 'toxicity']).negRest(0.5)));
+      ex(
+        'apeach_ko',
+        'ko',
+        r.text,
+        r.class === 'Spoiled'
+          ? labels().pos('toxicity').pos(['hate', 'harassment'], 0.5)
+          : labels().neg(['hate', 'harassment', 'insult', 'toxicity']).negRest(0.5),
+      ),
+    );
   },
 };
 
@@ -154,27 +163,47 @@ export const offensevalTr: DatasetLoader = {
     const base = join(dataDir, 'offenseval2020_tr');
     const rows: [string, string][] = [];
     for (const [, text, label] of parsePlainTsv(read(join(base, 'offenseval-tr-training-v1.tsv')))) rows.push([text, label]);
-    const testLabels = new Map(read(join(base, 'offenseval-tr-labela-v1.tsv')).split(/\r?\n/).map((l) => l.split(',') as [string, string]));
+    const testLabels = new Map(
+      read(join(base, 'offenseval-tr-labela-v1.tsv'))
+        .split(/\r?\n/)
+        .map((l) => l.split(',') as [string, string]),
+    );
     for (const [id, text] of parsePlainTsv(read(join(base, 'offenseval-tr-testset-v1.tsv')))) rows.push([text, testLabels.get(id) ?? '']);
     return rows
       .filter(([text, label]) => text && (label === 'OFF' || label === 'NOT'))
-      .map(([text, label]) => ex('offenseval2020_tr', 'tr', text, label === 'OFF'
-        ? labels().pos('toxicity').pos('harassment', 0.3).neg(['self_harm', 'sexual'], 0.3)
-        : labels().neg(['hate', 'harassment', 'insult', 'toxicity']).negRest(0.5)));
+      .map(([text, label]) =>
+        ex(
+          'offenseval2020_tr',
+          'tr',
+          text,
+          label === 'OFF'
+            ? labels().pos('toxicity').pos('harassment', 0.3).neg(['self_harm', 'sexual'], 0.3)
+            : labels().neg(['hate', 'harassment', 'insult', 'toxicity']).negRest(0.5),
+        ),
+      );
   },
 };
 
 interface RtpAnnotations {
-  Toxicity: number; IdentityAttack: number; Bias: number; Microaggression: number;
-  Violence: number; SelfHarm: number; Insult: number; SexualContent: number;
+  Toxicity: number;
+  IdentityAttack: number;
+  Bias: number;
+  Microaggression: number;
+  Violence: number;
+  SelfHarm: number;
+  Insult: number;
+  SexualContent: number;
 }
 
 /** RTP-LX human scores (1-3; toxicity 1-5): positive at a mean of 2+, negative when every rater said 1. */
 function rtpLabels(a: RtpAnnotations, raw: Record<string, number[]> | undefined, selfHarm: boolean): LabelBuilder {
   const l = labels();
   const allOne = (k: keyof RtpAnnotations) => (raw?.[k] ?? [a[k]]).every((v) => v <= 1);
-  const map: [keyof RtpAnnotations, ('sexual' | 'violence' | 'harassment' | 'hate' | 'self_harm')][] = [
-    ['SexualContent', 'sexual'], ['Violence', 'violence'], ['Insult', 'harassment'], ['IdentityAttack', 'hate'],
+  const map: [keyof RtpAnnotations, 'sexual' | 'violence' | 'harassment' | 'hate' | 'self_harm'][] = [
+    ['SexualContent', 'sexual'],
+    ['Violence', 'violence'],
+    ['Insult', 'harassment'],
+    ['IdentityAttack', 'hate'],
   ];
   if (selfHarm) map.push(['SelfHarm', 'self_harm']);
   for (const [k, s] of map) {
@@ -197,7 +226,9 @@ export const rtpLx: DatasetLoader = {
   load(dataDir) {
     const base = join(dataDir, 'rtp_lx/scoring/acs_results');
     const out: Example[] = [];
-    for (const f of readdirSync(base).filter((x) => x.endsWith('.json')).sort()) {
+    for (const f of readdirSync(base)
+      .filter((x) => x.endsWith('.json'))
+      .sort()) {
       const lang = (/_([A-Z]{2})\.json$/.exec(f)?.[1] ?? '').toLowerCase();
       if (!RTP_LANGS.has(lang)) continue;
       const benignFile = f.includes('_benign_');
@@ -215,7 +246,16 @@ export const rtpLx: DatasetLoader = {
           // completions are model-written; their self-harm scores are unreliable and left out
           out.push(ex('rtp_lx', lang, e.Completion, rtpLabels(compAnn, e.CompletionAnnotationsRaw as Record<string, number[]>, false), group));
         }
-        if (typeof e.BenignCompletion === 'string') out.push(ex('rtp_lx', lang, e.BenignCompletion, labels().neg(['hate', 'harassment', 'insult', 'violence', 'self_harm', 'sexual', 'toxicity']).negRest(0.5), group));
+        if (typeof e.BenignCompletion === 'string')
+          out.push(
+            ex(
+              'rtp_lx',
+              lang,
+              e.BenignCompletion,
+              labels().neg(['hate', 'harassment', 'insult', 'violence', 'self_harm', 'sexual', 'toxicity']).negRest(0.5),
+              group,
+            ),
+          );
       }
     }
     return out;

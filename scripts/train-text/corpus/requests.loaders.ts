@@ -5,7 +5,11 @@ import { DatasetLoader, Example, LabelBuilder, labels } from './example';
 
 const read = (p: string) => readFileSync(p, 'utf8');
 const ex = (dataset: string, lang: string, text: string, l: LabelBuilder, group?: string): Example => ({
-  dataset, lang, text, group: group ?? `t:${text}`, labels: l.build(),
+  dataset,
+  lang,
+  text,
+  group: group ?? `t:${text}`,
+  labels: l.build(),
 });
 
 /** MultiJail: the same 315 red-team requests in several languages (kept together when splitting). */
@@ -63,18 +67,34 @@ export const ailuminate: DatasetLoader = {
   name: 'ailuminate_demo',
   load(dataDir) {
     const out: Example[] = [];
-    for (const [lang, f] of [['en', 'airr_official_1.0_demo_en_us_prompt_set_release.csv'], ['fr', 'airr_official_1.0_demo_fr_fr_prompt_set_release.csv']]) {
+    for (const [lang, f] of [
+      ['en', 'airr_official_1.0_demo_en_us_prompt_set_release.csv'],
+      ['fr', 'airr_official_1.0_demo_fr_fr_prompt_set_release.csv'],
+    ]) {
       for (const r of parseCsvObjects(read(join(dataDir, 'ailuminate_demo', f)))) {
         const l = labels();
         const w = 0.8;
         switch (r.hazard) {
-          case 'ssh': l.pos('self_harm', w).neg(['violence', 'violence_threat'], w); break;
-          case 'sxc_prn': l.pos('sexual', w); break;
-          case 'cse': l.pos(['sexual_minors', 'sexual'], w); break;
-          case 'src': l.pos('sexual', w); break;
-          case 'vcr': l.pos('violence', w); break;
-          case 'hte': l.pos('hate', w); break;
-          default: break;
+          case 'ssh':
+            l.pos('self_harm', w).neg(['violence', 'violence_threat'], w);
+            break;
+          case 'sxc_prn':
+            l.pos('sexual', w);
+            break;
+          case 'cse':
+            l.pos(['sexual_minors', 'sexual'], w);
+            break;
+          case 'src':
+            l.pos('sexual', w);
+            break;
+          case 'vcr':
+            l.pos('violence', w);
+            break;
+          case 'hte':
+            l.pos('hate', w);
+            break;
+          default:
+            break;
         }
         l.negRest(0.5);
         out.push(ex('ailuminate_demo', lang, r.prompt_text, l));
@@ -134,7 +154,10 @@ export const redditCssrs: DatasetLoader = {
     const out: Example[] = [];
     const MAX_POSTS = 12;
     for (const r of parseCsvObjects(read(join(dataDir, 'reddit-cssrs-suicide/500_Reddit_users_posts_labels.csv')))) {
-      const posts = parsePythonStringList(r.Post).map((p) => p.trim()).filter((p) => p.length >= 20).slice(0, MAX_POSTS);
+      const posts = parsePythonStringList(r.Post)
+        .map((p) => p.trim())
+        .filter((p) => p.length >= 20)
+        .slice(0, MAX_POSTS);
       for (const post of posts) {
         const l = labels();
         let hardNegative: Example['hardNegative'];
@@ -155,7 +178,8 @@ export const redditCssrs: DatasetLoader = {
   },
 };
 
-const SELF_HARM_CUE = /suicid|kill(ing)? (my)?self|\b(die|dying|dead|death)\b|end (it|my life|things)|\bcut(ting)?\b|overdos|pills|hang myself|no point|hopeless|worthless|can'?t go on|\balive\b|not living|rope|jump off/i;
+const SELF_HARM_CUE =
+  /suicid|kill(ing)? (my)?self|\b(die|dying|dead|death)\b|end (it|my life|things)|\bcut(ting)?\b|overdos|pills|hang myself|no point|hopeless|worthless|can'?t go on|\balive\b|not living|rope|jump off/i;
 const FIRST_PERSON = /\b(i|im|i'm|me|my|myself)\b/gi;
 const SECOND_PERSON = /\b(you|youre|you're|your|yourself)\b/gi;
 
@@ -170,8 +194,16 @@ export const medquad: DatasetLoader = {
   load(dataDir) {
     const base = join(dataDir, 'medquad_sensitive_health/4_MPlus_Health_Topics_QA');
     const out: Example[] = [];
-    const decode = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
-    for (const f of readdirSync(base).filter((x) => x.endsWith('.xml')).sort()) {
+    const decode = (s: string) =>
+      s
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&apos;/g, "'")
+        .replace(/&amp;/g, '&');
+    for (const f of readdirSync(base)
+      .filter((x) => x.endsWith('.xml'))
+      .sort()) {
       const xml = read(join(base, f));
       const texts = [...xml.matchAll(/<(Question|Answer)[^>]*>([\s\S]*?)<\/\1>/g)].map((m) => decode(m[2]).trim());
       for (const text of texts.filter((t) => t.length > 0)) {

@@ -6,7 +6,11 @@ import { DatasetLoader, Example, labels } from './example';
 
 const read = (p: string) => readFileSync(p, 'utf8');
 const ex = (dataset: string, lang: string, text: string, l: ReturnType<typeof labels>, group?: string): Example => ({
-  dataset, lang, text, group: group ?? `t:${text}`, labels: l.build(),
+  dataset,
+  lang,
+  text,
+  group: group ?? `t:${text}`,
+  labels: l.build(),
 });
 
 export const davidson: DatasetLoader = {
@@ -29,9 +33,10 @@ export const surgeToxicity: DatasetLoader = {
   load(dataDir) {
     const rows = parseCsvObjects(read(join(dataDir, 'surge-toxicity/toxicity_en.csv')));
     return rows.map((r) => {
-      const l = r.is_toxic === 'Toxic'
-        ? labels().pos('toxicity').pos('harassment', 0.3)
-        : labels().neg(['hate', 'harassment', 'insult', 'toxicity', 'sexual']).negRest(0.5);
+      const l =
+        r.is_toxic === 'Toxic'
+          ? labels().pos('toxicity').pos('harassment', 0.3)
+          : labels().neg(['hate', 'harassment', 'insult', 'toxicity', 'sexual']).negRest(0.5);
       return ex('surge-toxicity', 'en', r.text, l);
     });
   },
@@ -146,11 +151,15 @@ export const diasafety: DatasetLoader = {
     const out: Example[] = [];
     for (const split of ['train', 'val', 'test']) {
       const rows = JSON.parse(read(join(dataDir, `diasafety/DiaSafety_dataset/${split}.json`))) as {
-        response: string; category: string; label: string;
+        response: string;
+        category: string;
+        label: string;
       }[];
       for (const r of rows) {
-        if (r.label === 'Safe') out.push(ex('diasafety', 'en', r.response, labels().neg(['hate', 'harassment', 'insult', 'sexual', 'violence', 'self_harm']).negRest(0.5)));
-        else if (r.category === 'Offending User') out.push(ex('diasafety', 'en', r.response, labels().pos('harassment').pos('toxicity', 0.5).neg(['self_harm', 'sexual'], 0.5)));
+        if (r.label === 'Safe')
+          out.push(ex('diasafety', 'en', r.response, labels().neg(['hate', 'harassment', 'insult', 'sexual', 'violence', 'self_harm']).negRest(0.5)));
+        else if (r.category === 'Offending User')
+          out.push(ex('diasafety', 'en', r.response, labels().pos('harassment').pos('toxicity', 0.5).neg(['self_harm', 'sexual'], 0.5)));
         // other unsafe responses are unsafe only in their context ("That's the spirit!"): left out
       }
     }
@@ -168,7 +177,11 @@ export const mlma: DatasetLoader = {
       return [];
     }
     const out: Example[] = [];
-    for (const [lang, member] of [['en', 'en_dataset_with_stop_words.csv'], ['fr', 'fr_dataset.csv'], ['ar', 'ar_dataset.csv']]) {
+    for (const [lang, member] of [
+      ['en', 'en_dataset_with_stop_words.csv'],
+      ['fr', 'fr_dataset.csv'],
+      ['ar', 'ar_dataset.csv'],
+    ]) {
       let csv: string;
       try {
         csv = execFileSync('unzip', ['-p', zip, `hate_speech_mlma/${member}`], { encoding: 'utf8', maxBuffer: 64 << 20 });

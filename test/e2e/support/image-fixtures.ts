@@ -26,7 +26,9 @@ export async function textImage(text: string, format: 'png' | 'jpeg' | 'webp' = 
 }
 
 export function solid(r: number, g: number, b: number, size = 64): Promise<Buffer> {
-  return sharp({ create: { width: size, height: size, channels: 3, background: { r, g, b } } }).png().toBuffer();
+  return sharp({ create: { width: size, height: size, channels: 3, background: { r, g, b } } })
+    .png()
+    .toBuffer();
 }
 
 /** Hostile files written byte by byte: libs/media's own test builders (a PNG whose header
@@ -35,7 +37,10 @@ export { pngClaiming } from '../../../libs/media/test/handmade-images';
 
 /** An animated GIF of `frames` small frames. */
 export function gifWithFrames(frames: number): Buffer {
-  return gifOfFrames(Array.from({ length: frames }, (_, i) => i % 256), 1);
+  return gifOfFrames(
+    Array.from({ length: frames }, (_, i) => i % 256),
+    1,
+  );
 }
 
 /** A zip archive (what a `.png` upload sometimes really is). */

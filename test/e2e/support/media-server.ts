@@ -25,7 +25,10 @@ export class MediaServer {
         res.writeHead(200, { 'content-type': 'image/png' });
         const t = setInterval(() => res.write(Buffer.from([0x89])), 1000);
         this.timers.add(t);
-        res.on('close', () => { clearInterval(t); this.timers.delete(t); });
+        res.on('close', () => {
+          clearInterval(t);
+          this.timers.delete(t);
+        });
         return;
       }
       const f = this.files.get(url);

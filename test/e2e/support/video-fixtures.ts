@@ -25,15 +25,38 @@ export async function makeClips(threatText: string): Promise<Clips> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cds-clips-'));
   const p = (name: string) => path.join(dir, name);
   execFileSync('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=6', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', p('safe.mp4')]);
-  const card = await sharp(Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="100%" height="100%" fill="white"/>` +
-    `<text x="30" y="190" font-size="40" font-family="DejaVu Sans" fill="black">${threatText}</text></svg>`,
-  )).png().toBuffer();
+  const card = await sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="100%" height="100%" fill="white"/>` +
+        `<text x="30" y="190" font-size="40" font-family="DejaVu Sans" fill="black">${threatText}</text></svg>`,
+    ),
+  )
+    .png()
+    .toBuffer();
   fs.writeFileSync(p('card.png'), card);
   execFileSync('ffmpeg', [
-    ...FF, '-f', 'lavfi', '-i', 'color=c=blue:size=640x360:rate=25:duration=3', '-loop', '1', '-framerate', '25', '-t', '3', '-i', p('card.png'),
-    '-filter_complex', '[1:v]format=yuv420p,setsar=1[b];[0:v]format=yuv420p,setsar=1[a];[a][b]concat=n=2:v=1[v]', '-map', '[v]',
-    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', p('threat.mp4'),
+    ...FF,
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=blue:size=640x360:rate=25:duration=3',
+    '-loop',
+    '1',
+    '-framerate',
+    '25',
+    '-t',
+    '3',
+    '-i',
+    p('card.png'),
+    '-filter_complex',
+    '[1:v]format=yuv420p,setsar=1[b];[0:v]format=yuv420p,setsar=1[a];[a][b]concat=n=2:v=1[v]',
+    '-map',
+    '[v]',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    p('threat.mp4'),
   ]);
   const safe = fs.readFileSync(p('safe.mp4'));
   fs.writeFileSync(p('truncated.mp4'), safe.subarray(0, Math.floor(safe.length / 2)));

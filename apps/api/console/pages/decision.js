@@ -12,14 +12,18 @@ export async function decisionPage(main, { params: [id], onLeave }) {
   main.append(h('p', {}, h('a', { href: listHash() }, '← Decisions')), h('h1', {}, 'Decision'), body);
   const d = await get(`/v1/decisions/${encodeURIComponent(id)}`);
   const policy = await get(`/v1/policies/${encodeURIComponent(d.policyId)}`).catch(() => null);
-  fill(body,
+  fill(
+    body,
     summary(d),
     section('Content', h('pre', { class: 'content' }, d.content)),
-    section('Categories',
+    section(
+      'Categories',
       policy && policy.version !== d.policyVersion
-        ? notice(`Decided under version ${d.policyVersion} of ${d.policyId}; the policy is now at version ${policy.version}.`) : null,
+        ? notice(`Decided under version ${d.policyVersion} of ${d.policyId}; the policy is now at version ${policy.version}.`)
+        : null,
       policy ? null : notice('The policy could not be read: only the thresholds recorded with the decision are shown.'),
-      categoriesTable(d.categories, policy)),
+      categoriesTable(d.categories, policy),
+    ),
     partsSection(d, onLeave),
     d.contentType === 'video' ? videoSection(d, onLeave) : null,
     signalsSection(d.signals),
@@ -30,7 +34,9 @@ export async function decisionPage(main, { params: [id], onLeave }) {
 
 function summary(d) {
   const metadata = d.metadata && Object.keys(d.metadata).length > 0 ? h('pre', { class: 'json' }, JSON.stringify(d.metadata, null, 2)) : '—';
-  return h('div', { class: 'summary' },
+  return h(
+    'div',
+    { class: 'summary' },
     h('div', { class: 'summary-action' }, actionBadge(d.action), h('span', { class: 'muted' }, d.safe ? 'safe' : 'not safe')),
     facts([
       ['Decision', h('code', {}, d.decisionId)],
@@ -43,14 +49,32 @@ function summary(d) {
       ['Latency', typeof d.latency === 'number' ? `${d.latency} ms` : undefined],
       ['Cost', typeof d.cost === 'number' ? `$${d.cost}` : undefined],
       ['Metadata', metadata],
-    ]));
+    ]),
+  );
 }
 
 function signalsSection(signals) {
   const providers = Object.entries(signals ?? {});
   if (providers.length === 0) return null;
-  return section('Provider signals', providers.map(([provider, map]) => h('details', { class: 'signals' },
-    h('summary', {}, `${provider} (${Object.keys(map).length} signals)`),
-    h('table', { class: 'data compact' }, h('tbody', {}, Object.entries(map).sort(([a], [b]) => a.localeCompare(b)).map(([name, v]) =>
-      h('tr', {}, h('th', { scope: 'row' }, name), h('td', { class: 'num' }, typeof v === 'number' ? v.toFixed(4) : String(v)))))))));
+  return section(
+    'Provider signals',
+    providers.map(([provider, map]) =>
+      h(
+        'details',
+        { class: 'signals' },
+        h('summary', {}, `${provider} (${Object.keys(map).length} signals)`),
+        h(
+          'table',
+          { class: 'data compact' },
+          h(
+            'tbody',
+            {},
+            Object.entries(map)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([name, v]) => h('tr', {}, h('th', { scope: 'row' }, name), h('td', { class: 'num' }, typeof v === 'number' ? v.toFixed(4) : String(v)))),
+          ),
+        ),
+      ),
+    ),
+  );
 }

@@ -35,14 +35,29 @@ export async function decisionsPage(main, { query }) {
 }
 
 function decisionTable(rows) {
-  return table([
-    { label: 'Time', class: 'nowrap', cell: (d) => h('a', { href: `#/decisions/${encodeURIComponent(d.decisionId)}` }, formatTime(d.timestamp)) },
-    { label: 'Action', cell: (d) => actionBadge(d.action) },
-    { label: 'Policy', cell: (d) => d.policyId },
-    { label: 'Type', cell: (d) => d.contentType },
-    { label: 'Content', class: 'content-cell', cell: (d) => h('a', { href: `#/decisions/${encodeURIComponent(d.decisionId)}`, class: 'plain' }, contentExcerpt(d)) },
-    { label: 'Triggered', cell: (d) => (d.categories ?? []).filter((c) => c.triggered).map((c) => c.category).join(', ') || '—' },
-  ], rows, { empty: 'No decisions match these filters.' });
+  return table(
+    [
+      { label: 'Time', class: 'nowrap', cell: (d) => h('a', { href: `#/decisions/${encodeURIComponent(d.decisionId)}` }, formatTime(d.timestamp)) },
+      { label: 'Action', cell: (d) => actionBadge(d.action) },
+      { label: 'Policy', cell: (d) => d.policyId },
+      { label: 'Type', cell: (d) => d.contentType },
+      {
+        label: 'Content',
+        class: 'content-cell',
+        cell: (d) => h('a', { href: `#/decisions/${encodeURIComponent(d.decisionId)}`, class: 'plain' }, contentExcerpt(d)),
+      },
+      {
+        label: 'Triggered',
+        cell: (d) =>
+          (d.categories ?? [])
+            .filter((c) => c.triggered)
+            .map((c) => c.category)
+            .join(', ') || '—',
+      },
+    ],
+    rows,
+    { empty: 'No decisions match these filters.' },
+  );
 }
 
 /** Text as it is; an inline image by a short form of its reference. */
@@ -54,10 +69,13 @@ function contentExcerpt(d) {
 function pager(filter, limit, offset, shown, more) {
   const to = (o) => `#/decisions?${routeQuery(filter, limit, o)}`;
   const range = shown === 0 ? 'No rows' : `Rows ${offset + 1}–${offset + shown}`;
-  return h('nav', { class: 'pager', 'aria-label': 'Pages' },
+  return h(
+    'nav',
+    { class: 'pager', 'aria-label': 'Pages' },
     h('button', { type: 'button', class: 'secondary', disabled: offset === 0, on: { click: () => go(to(Math.max(0, offset - limit))) } }, '← Prev'),
     h('span', { class: 'muted' }, range),
-    h('button', { type: 'button', class: 'secondary', disabled: !more, on: { click: () => go(to(offset + limit)) } }, 'Next →'));
+    h('button', { type: 'button', class: 'secondary', disabled: !more, on: { click: () => go(to(offset + limit)) } }, 'Next →'),
+  );
 }
 
 function routeQuery(filter, limit, offset) {
@@ -72,14 +90,22 @@ function filterForm(filter, limit) {
   const field = (label, input) => h('div', { class: 'field' }, h('label', { for: input.id }, label), input);
   const text = (id, value, props = {}) => h('input', { id: `f-${id}`, name: id, value, ...props });
   const inputs = {
-    action: h('select', { id: 'f-action', name: 'action' }, h('option', { value: '' }, 'Any'),
-      ACTIONS.map((a) => h('option', { value: a, selected: a === filter.action }, a))),
+    action: h(
+      'select',
+      { id: 'f-action', name: 'action' },
+      h('option', { value: '' }, 'Any'),
+      ACTIONS.map((a) => h('option', { value: a, selected: a === filter.action }, a)),
+    ),
     policyId: text('policyId', filter.policyId, { list: 'policy-ids', placeholder: 'any' }),
     category: text('category', filter.category, { list: 'category-names', placeholder: 'any' }),
     from: text('from', toLocalInput(filter.from), { type: 'datetime-local', step: '1' }),
     to: text('to', toLocalInput(filter.to), { type: 'datetime-local', step: '1' }),
     q: text('q', filter.q, { type: 'search', placeholder: 'words in the content' }),
-    limit: h('select', { id: 'f-limit', name: 'limit' }, PAGE_SIZES.map((n) => h('option', { value: n, selected: n === limit }, n))),
+    limit: h(
+      'select',
+      { id: 'f-limit', name: 'limit' },
+      PAGE_SIZES.map((n) => h('option', { value: n, selected: n === limit }, n)),
+    ),
   };
   const submit = (e) => {
     e.preventDefault();
@@ -89,12 +115,25 @@ function filterForm(filter, limit) {
     next.to = fromLocalInput(inputs.to.value);
     go(`#/decisions?${routeQuery(next, Number(inputs.limit.value), 0)}`);
   };
-  return h('form', { class: 'filters', role: 'search', on: { submit } },
-    field('Action', inputs.action), field('Policy', inputs.policyId), field('Triggered category', inputs.category),
-    field('From (local time)', inputs.from), field('To (local time)', inputs.to), field('Search', inputs.q), field('Per page', inputs.limit),
-    h('div', { class: 'field actions' }, h('button', { type: 'submit' }, 'Apply'),
-      h('button', { type: 'button', class: 'secondary', on: { click: () => go('#/decisions') } }, 'Reset')),
-    h('datalist', { id: 'policy-ids' }), h('datalist', { id: 'category-names' }));
+  return h(
+    'form',
+    { class: 'filters', role: 'search', on: { submit } },
+    field('Action', inputs.action),
+    field('Policy', inputs.policyId),
+    field('Triggered category', inputs.category),
+    field('From (local time)', inputs.from),
+    field('To (local time)', inputs.to),
+    field('Search', inputs.q),
+    field('Per page', inputs.limit),
+    h(
+      'div',
+      { class: 'field actions' },
+      h('button', { type: 'submit' }, 'Apply'),
+      h('button', { type: 'button', class: 'secondary', on: { click: () => go('#/decisions') } }, 'Reset'),
+    ),
+    h('datalist', { id: 'policy-ids' }),
+    h('datalist', { id: 'category-names' }),
+  );
 }
 
 /** Policy ids and category names to pick from; the filters work without them. */

@@ -28,30 +28,55 @@ export async function guardrailsPage(main, { query }) {
 
 function form(projectId, days) {
   const project = h('input', { id: 'g-project', name: 'projectId', value: projectId, required: true, placeholder: 'project id', autocomplete: 'off' });
-  const span = h('select', { id: 'g-days', name: 'days' }, DAYS.map((d) => h('option', { value: d, selected: d === days }, `${d} days`)));
+  const span = h(
+    'select',
+    { id: 'g-days', name: 'days' },
+    DAYS.map((d) => h('option', { value: d, selected: d === days }, `${d} days`)),
+  );
   const submit = (e) => {
     e.preventDefault();
     go(`#/guardrails?${new URLSearchParams({ projectId: project.value.trim(), days: span.value })}`);
   };
-  return h('form', { class: 'filters', on: { submit } },
+  return h(
+    'form',
+    { class: 'filters', on: { submit } },
     h('div', { class: 'field' }, h('label', { for: 'g-project' }, 'Project'), project),
     h('div', { class: 'field' }, h('label', { for: 'g-days' }, 'Window'), span),
-    h('div', { class: 'field actions' }, h('button', { type: 'submit' }, 'Show')));
+    h('div', { class: 'field actions' }, h('button', { type: 'submit' }, 'Show')),
+  );
 }
 
 function cards(m) {
-  const card = (label, value, sub) => h('div', { class: 'card' }, h('div', { class: 'card-label' }, label), h('div', { class: 'card-value' }, value), sub ? h('div', { class: 'muted' }, sub) : null);
-  return h('div', { class: 'cards' },
+  const card = (label, value, sub) =>
+    h(
+      'div',
+      { class: 'card' },
+      h('div', { class: 'card-label' }, label),
+      h('div', { class: 'card-value' }, value),
+      sub ? h('div', { class: 'muted' }, sub) : null,
+    );
+  return h(
+    'div',
+    { class: 'cards' },
     card('Decisions', m.total, `${m.skillVetting} skill vetting · ${m.runtimeAuthorization} runtime`),
     card('Blocked', m.blocked, `${percent(m.blockRate)} of decisions`),
-    card('Approval required', m.approvalRequired, `${percent(m.approvalRate)} of decisions`));
+    card('Approval required', m.approvalRequired, `${percent(m.approvalRate)} of decisions`),
+  );
 }
 
 function dailyTable(daily) {
-  return h('details', { class: 'daily' }, h('summary', {}, 'Daily numbers'), table([
-    { label: 'Date', cell: (d) => d.date },
-    { label: 'Decisions', class: 'num', cell: (d) => d.total },
-    { label: 'Blocked', class: 'num', cell: (d) => d.blocked },
-    { label: 'Approval required', class: 'num', cell: (d) => d.approvalRequired },
-  ], [...daily].reverse()));
+  return h(
+    'details',
+    { class: 'daily' },
+    h('summary', {}, 'Daily numbers'),
+    table(
+      [
+        { label: 'Date', cell: (d) => d.date },
+        { label: 'Decisions', class: 'num', cell: (d) => d.total },
+        { label: 'Blocked', class: 'num', cell: (d) => d.blocked },
+        { label: 'Approval required', class: 'num', cell: (d) => d.approvalRequired },
+      ],
+      [...daily].reverse(),
+    ),
+  );
 }

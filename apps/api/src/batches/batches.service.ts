@@ -27,8 +27,17 @@ export interface BatchView {
 }
 
 const view = (b: BatchDoc): BatchView => ({
-  batchId: b.batchId, status: b.status, policyId: b.policyId, totalItems: b.totalItems, webhookUrl: b.webhookUrl, createdAt: b.createdAt,
-  completedAt: b.completedAt, succeeded: b.succeeded, failed: b.failed, items: b.results, error: b.error,
+  batchId: b.batchId,
+  status: b.status,
+  policyId: b.policyId,
+  totalItems: b.totalItems,
+  webhookUrl: b.webhookUrl,
+  createdAt: b.createdAt,
+  completedAt: b.completedAt,
+  succeeded: b.succeeded,
+  failed: b.failed,
+  items: b.results,
+  error: b.error,
 });
 
 /** POST /v1/batch/check (synchronous), POST /v1/batch/check/async and GET /v1/batch/{id}. */
@@ -63,17 +72,28 @@ export class BatchesService {
     const registered = (await webhookReadModels(this.readModels).listWebhooks(p.tenantId)).find((w) => w.url === dto.webhookUrl);
     const webhookSecret = registered ? null : generateWebhookSecret();
     const batchId = randomUUID();
-    const items = await Promise.all(dto.items.map(async (i) => ({
-      id: i.id, content: await this.storedContent(p, i.id, i.contentType, i.content),
-      ...(i.contentType ? { contentType: i.contentType } : {}), ...(i.metadata ? { metadata: i.metadata } : {}),
-    })));
+    const items = await Promise.all(
+      dto.items.map(async (i) => ({
+        id: i.id,
+        content: await this.storedContent(p, i.id, i.contentType, i.content),
+        ...(i.contentType ? { contentType: i.contentType } : {}),
+        ...(i.metadata ? { metadata: i.metadata } : {}),
+      })),
+    );
     const event: BatchAccepted = envelope('batch.accepted', 1, p.tenantId, batchId, {
-      batchId, policyId: dto.policyId, items, webhookUrl: dto.webhookUrl, signingWebhookId: registered?.webhookId ?? null,
-      secretCiphertext: webhookSecret ? this.secrets.seal(webhookSecret) : null, acceptedBy: principalIdentity(p),
+      batchId,
+      policyId: dto.policyId,
+      items,
+      webhookUrl: dto.webhookUrl,
+      signingWebhookId: registered?.webhookId ?? null,
+      secretCiphertext: webhookSecret ? this.secrets.seal(webhookSecret) : null,
+      acceptedBy: principalIdentity(p),
     });
     await this.writer.write('jobs', [event]);
     return {
-      batchId, status: 'processing' as const, totalItems: items.length,
+      batchId,
+      status: 'processing' as const,
+      totalItems: items.length,
       ...(webhookSecret ? { webhookSecret } : { signingWebhookId: registered!.webhookId }),
     };
   }

@@ -18,7 +18,10 @@ const IDEMPOTENCY_KEY = ApiHeader({
 @Controller('v1/check')
 @RequireScope('checks')
 export class ChecksController {
-  constructor(private readonly commands: CommandBus, private readonly queries: QueryBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Post()
   @HttpCode(200)

@@ -2,15 +2,21 @@ import { IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-valida
 import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '@cds/checks';
 
 export class DryRunRequestDto {
-  @IsOptional() @IsString() @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
+  @IsOptional()
+  @IsString()
+  @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
   policyId?: string;
 
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   mockScores?: Record<string, unknown>;
 
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   mockSignals?: Record<string, unknown>;
 
-  @IsOptional() @IsString() @MaxLength(1024 * 1024)
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024 * 1024)
   policy?: string;
 }

@@ -8,7 +8,10 @@ import { DryRunQuery, DryRunResult } from './dry-run.query';
  * mock signals. No provider is called and nothing is recorded. */
 @QueryHandler(DryRunQuery)
 export class DryRunHandler implements IQueryHandler<DryRunQuery> {
-  constructor(private readonly catalog: PolicyCatalog, private readonly scorer: ContentScorer) {}
+  constructor(
+    private readonly catalog: PolicyCatalog,
+    private readonly scorer: ContentScorer,
+  ) {}
 
   async execute({ principal, request: r }: DryRunQuery): Promise<DryRunResult> {
     let policy;

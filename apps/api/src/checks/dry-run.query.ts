@@ -3,7 +3,10 @@ import { Principal } from '@cds/auth';
 import { DryRunRequestDto } from './dry-run.dto';
 
 export class DryRunQuery extends Query<DryRunResult> {
-  constructor(readonly principal: Principal, readonly request: DryRunRequestDto) {
+  constructor(
+    readonly principal: Principal,
+    readonly request: DryRunRequestDto,
+  ) {
     super();
   }
 }

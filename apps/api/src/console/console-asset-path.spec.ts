@@ -12,8 +12,17 @@ describe('consoleAssetPath', () => {
 
   it('names nothing for dot segments, encoded or not, empty segments, backslashes and bad escapes', () => {
     for (const url of [
-      '/console/../package.json', '/console/%2e%2e/package.json', '/console/%2E%2E%2Fpackage.json', '/console/pages/../../x',
-      '/console/./app.js', '/console//app.js', '/console/..%5Cpackage.json', '/console/%00', '/console/%E0%A4%A', '/consoleapp.js', '/v1/console',
+      '/console/../package.json',
+      '/console/%2e%2e/package.json',
+      '/console/%2E%2E%2Fpackage.json',
+      '/console/pages/../../x',
+      '/console/./app.js',
+      '/console//app.js',
+      '/console/..%5Cpackage.json',
+      '/console/%00',
+      '/console/%E0%A4%A',
+      '/consoleapp.js',
+      '/v1/console',
     ]) {
       expect({ url, path: consoleAssetPath(url) }).toEqual({ url, path: null });
     }

@@ -10,8 +10,7 @@ export const CONSOLE_CONTENT_TYPES: Record<string, string> = {
 
 /** The security headers of every console answer, errors included. */
 export const CONSOLE_HEADERS: Record<string, string> = {
-  'Content-Security-Policy':
-    "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+  'Content-Security-Policy': "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-cache',
@@ -45,5 +44,5 @@ export function consoleAssetPath(url: string): string | null {
 
 export function contentTypeOf(file: string): string | null {
   const dot = file.lastIndexOf('.');
-  return dot < 0 ? null : CONSOLE_CONTENT_TYPES[file.slice(dot).toLowerCase()] ?? null;
+  return dot < 0 ? null : (CONSOLE_CONTENT_TYPES[file.slice(dot).toLowerCase()] ?? null);
 }

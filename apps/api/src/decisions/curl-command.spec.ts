@@ -44,16 +44,33 @@ describe('curl command for media decisions', () => {
 
   it('re-runs a multimodal check on its endpoint with its text, images, context and metadata', () => {
     const part = (contentType: 'text' | 'image', contentRef: string | null) => ({
-      contentType, contentRef, signals: {}, ocrText: null, media: null, categories: [], action: 'allow' as const, safe: true, flagged: false,
+      contentType,
+      contentRef,
+      signals: {},
+      ocrText: null,
+      media: null,
+      categories: [],
+      action: 'allow' as const,
+      safe: true,
+      flagged: false,
     });
-    const args = echoArgs(buildCurl('http://h:1', {
-      content: 'caption', policyId: 'p', contentType: 'multimodal', language: 'de',
-      metadata: { postId: 'x', context: { useCase: 'comment' } },
-      parts: [part('text', null), part('image', 'https://img.example/a.png')],
-    }));
+    const args = echoArgs(
+      buildCurl('http://h:1', {
+        content: 'caption',
+        policyId: 'p',
+        contentType: 'multimodal',
+        language: 'de',
+        metadata: { postId: 'x', context: { useCase: 'comment' } },
+        parts: [part('text', null), part('image', 'https://img.example/a.png')],
+      }),
+    );
     expect(args).toContain('http://h:1/v1/check/multimodal');
     expect(JSON.parse(args[args.indexOf('--data-binary') + 1])).toEqual({
-      text: 'caption', images: ['https://img.example/a.png'], policyId: 'p', context: { useCase: 'comment', language: 'de' }, metadata: { postId: 'x' },
+      text: 'caption',
+      images: ['https://img.example/a.png'],
+      policyId: 'p',
+      context: { useCase: 'comment', language: 'de' },
+      metadata: { postId: 'x' },
     });
   });
 });

@@ -49,7 +49,10 @@ export function buildCurl(
     const images = parts.filter((p) => p.contentType === 'image').map((p) => p.contentRef);
     const video = parts.find((p) => p.contentType === 'video')?.contentRef;
     body = {
-      ...(text !== undefined ? { text } : {}), ...(images.length > 0 ? { images } : {}), ...(video ? { video } : {}), policyId: d.policyId,
+      ...(text !== undefined ? { text } : {}),
+      ...(images.length > 0 ? { images } : {}),
+      ...(video ? { video } : {}),
+      policyId: d.policyId,
       context: { ...(typeof context === 'object' && context !== null ? context : {}), language: d.language },
       ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
     };
@@ -77,11 +80,28 @@ function videoCurl(base: string, d: Pick<DecisionDoc, 'content' | 'policyId' | '
   if (!sha256) {
     const body: Record<string, unknown> = { videoUrl: d.content, policyId: d.policyId, language: d.language };
     if (d.metadata && Object.keys(d.metadata).length > 0) body.metadata = d.metadata;
-    return ['curl -sS -X POST', shellQuote(`${root}/v1/video/check`), AUTH, "-H 'Content-Type: application/json'", '--data-binary', shellQuote(asciiJson(body))].join(' ');
+    return [
+      'curl -sS -X POST',
+      shellQuote(`${root}/v1/video/check`),
+      AUTH,
+      "-H 'Content-Type: application/json'",
+      '--data-binary',
+      shellQuote(asciiJson(body)),
+    ].join(' ');
   }
   return [
-    'curl -sS', shellQuote(`${root}/v1/media/sha256/${sha256}`), AUTH, '|',
-    'curl -sS -X POST', shellQuote(`${root}/v1/video/upload`), AUTH, '-F', shellQuote('video=@-;filename=video'),
-    '-F', shellQuote(`policyId=${d.policyId}`), '-F', shellQuote(`language=${d.language}`),
+    'curl -sS',
+    shellQuote(`${root}/v1/media/sha256/${sha256}`),
+    AUTH,
+    '|',
+    'curl -sS -X POST',
+    shellQuote(`${root}/v1/video/upload`),
+    AUTH,
+    '-F',
+    shellQuote('video=@-;filename=video'),
+    '-F',
+    shellQuote(`policyId=${d.policyId}`),
+    '-F',
+    shellQuote(`language=${d.language}`),
   ].join(' ');
 }

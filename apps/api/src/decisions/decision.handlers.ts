@@ -35,8 +35,15 @@ export class ListDecisionsHandler implements IQueryHandler<ListDecisionsQuery> {
     const to = f.to ? new Date(f.to).toISOString() : undefined;
     if (from && to && from > to) throw invalid('VALIDATION_ERROR', 'Invalid request parameters', 'from must not be after to');
     const docs = await this.readModels.listDecisions(principal.tenantId, {
-      limit: f.limit ?? 50, offset: f.offset ?? 0, action: f.action, policyId: f.policyId, from, to,
-      userId: f.userId, category: f.category, q: f.q,
+      limit: f.limit ?? 50,
+      offset: f.offset ?? 0,
+      action: f.action,
+      policyId: f.policyId,
+      from,
+      to,
+      userId: f.userId,
+      category: f.category,
+      q: f.q,
     });
     return { decisions: docs.map(storedDecision) };
   }
@@ -73,16 +80,17 @@ export class ReplayDecisionHandler implements IQueryHandler<ReplayDecisionQuery>
       replayed: true,
       original: { policyId: original.policyId, policyVersion: original.policyVersion, action: original.action, safe: original.safe },
       // Each item again, for a multimodal decision (the spec's Multi-modal results).
-      ...(original.contentType === 'multimodal'
-        ? { results: original.parts.map((p, i) => itemResult({ ...p, ...parts[i] })) }
-        : {}),
+      ...(original.contentType === 'multimodal' ? { results: original.parts.map((p, i) => itemResult({ ...p, ...parts[i] })) } : {}),
     };
   }
 }
 
 @QueryHandler(DecisionCurlQuery)
 export class DecisionCurlHandler implements IQueryHandler<DecisionCurlQuery> {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels, private readonly config: AppConfig) {}
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    private readonly config: AppConfig,
+  ) {}
 
   async execute(q: DecisionCurlQuery) {
     const d = await load(this.readModels, q.principal.tenantId, q.decisionId);

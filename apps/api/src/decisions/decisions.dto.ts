@@ -8,39 +8,58 @@ const ACTIONS = ['allow', 'warn', 'flag', 'block'] as const;
 const int = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value);
 
 export class ListDecisionsQueryDto {
-  @IsOptional() @Transform(int) @IsInt({ message: 'limit must be an integer' }) @Min(1) @Max(1000)
+  @IsOptional()
+  @Transform(int)
+  @IsInt({ message: 'limit must be an integer' })
+  @Min(1)
+  @Max(1000)
   limit?: number;
 
-  @IsOptional() @Transform(int) @IsInt({ message: 'offset must be an integer' }) @Min(0) @Max(10_000_000)
+  @IsOptional()
+  @Transform(int)
+  @IsInt({ message: 'offset must be an integer' })
+  @Min(0)
+  @Max(10_000_000)
   offset?: number;
 
-  @IsOptional() @IsIn(ACTIONS, { message: `action must be one of ${ACTIONS.join(', ')}` })
+  @IsOptional()
+  @IsIn(ACTIONS, { message: `action must be one of ${ACTIONS.join(', ')}` })
   action?: (typeof ACTIONS)[number];
 
-  @IsOptional() @IsString() @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
+  @IsOptional()
+  @IsString()
+  @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
   policyId?: string;
 
-  @IsOptional() @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 date-time' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 date-time' })
   from?: string;
 
-  @IsOptional() @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 date-time' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 date-time' })
   to?: string;
 
   /** Decisions whose `metadata.userId` is this value (numbers compare as text). */
-  @IsOptional() @IsString({ message: 'userId must be a string' }) @Length(1, 256, { message: 'userId must be 1-256 characters' })
+  @IsOptional()
+  @IsString({ message: 'userId must be a string' })
+  @Length(1, 256, { message: 'userId must be 1-256 characters' })
   userId?: string;
 
   /** Decisions in which this category triggered. */
-  @IsOptional() @IsString({ message: 'category must be a string' })
+  @IsOptional()
+  @IsString({ message: 'category must be a string' })
   @Matches(NAME_PATTERN, { message: 'category must be a category name: lowercase letters, digits, _ or -, starting with a letter, at most 64 characters' })
   category?: string;
 
   /** Full text over the content. */
-  @IsOptional() @IsString({ message: 'q must be a string' }) @Length(1, 500, { message: 'q must be 1-500 characters' })
+  @IsOptional()
+  @IsString({ message: 'q must be a string' })
+  @Length(1, 500, { message: 'q must be 1-500 characters' })
   q?: string;
 }
 
 export class ReplayDto {
-  @IsString() @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
+  @IsString()
+  @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
   policyId!: string;
 }

@@ -4,8 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { Principal, principalIdentity } from '@cds/auth';
 import { DomainEvent, envelope, GuardrailAlertV1, GuardrailKind } from '@cds/events';
 import {
-  authorizeAction, GuardrailVerdict, resolvePolicyWithOrigin, validateActionAuthorizeInput, validateGuardrailPolicyOverride,
-  validateSkillVettingInput, vetSkill,
+  authorizeAction,
+  GuardrailVerdict,
+  resolvePolicyWithOrigin,
+  validateActionAuthorizeInput,
+  validateGuardrailPolicyOverride,
+  validateSkillVettingInput,
+  vetSkill,
 } from '@cds/guardrails';
 import { EventWriter } from '@cds/write-path';
 import { GuardrailPolicies } from './guardrail-policies.service';
@@ -24,7 +29,10 @@ const ENGINES = {
  */
 @Injectable()
 export class GuardrailDecisions {
-  constructor(private readonly policies: GuardrailPolicies, private readonly writer: EventWriter) {}
+  constructor(
+    private readonly policies: GuardrailPolicies,
+    private readonly writer: EventWriter,
+  ) {}
 
   async decide(kind: GuardrailKind, p: Principal, body: Record<string, unknown>) {
     const started = performance.now();

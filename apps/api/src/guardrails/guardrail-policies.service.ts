@@ -15,7 +15,10 @@ import { assertMayChangePolicy, projectOf } from './project-access';
  */
 @Injectable()
 export class GuardrailPolicies {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels, private readonly writer: EventWriter) {}
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    private readonly writer: EventWriter,
+  ) {}
 
   /** The stored policy of a project, or null when it has none (defaults apply). */
   async current(tenantId: string, projectId: string): Promise<ProjectGuardrailPolicy | null> {
@@ -35,7 +38,11 @@ export class GuardrailPolicies {
     if (body.policy === undefined) throw invalid('INVALID_GUARDRAIL_POLICY', 'policy is required', 'send {projectId, policy}');
     const policy = normalized(validateGuardrailPolicy(body.policy));
     const event: GuardrailPolicyUpdated = envelope('guardrail.policy.updated', 1, p.tenantId, aggregateKey(p.tenantId, projectId), {
-      projectId, version: randomUUID(), policy, updatedBy: principalIdentity(p), restoredVersion: null,
+      projectId,
+      version: randomUUID(),
+      policy,
+      updatedBy: principalIdentity(p),
+      restoredVersion: null,
     });
     await this.writer.write('guardrails', [event]);
     return { projectId, policy };
@@ -59,7 +66,11 @@ export class GuardrailPolicies {
     const target = await this.readModels.getGuardrailPolicyVersion(p.tenantId, projectId, version);
     if (!target) throw notFound('GUARDRAIL_POLICY_VERSION_NOT_FOUND', 'No such policy version for this project', `version=${version}`);
     const event: GuardrailPolicyRolledBack = envelope('guardrail.policy.rolled_back', 1, p.tenantId, aggregateKey(p.tenantId, projectId), {
-      projectId, version: randomUUID(), policy: target.policy, updatedBy: principalIdentity(p), restoredVersion: version,
+      projectId,
+      version: randomUUID(),
+      policy: target.policy,
+      updatedBy: principalIdentity(p),
+      restoredVersion: version,
     });
     await this.writer.write('guardrails', [event]);
     const stored = await this.readModels.getGuardrailPolicyVersion(p.tenantId, projectId, event.data.version);
@@ -93,5 +104,9 @@ function historyEntry(d: GuardrailPolicyVersionDoc) {
 }
 
 function noPolicy(projectId: string) {
-  return notFound('GUARDRAIL_POLICY_NOT_FOUND', 'This project has no guardrail policy', `project ${projectId} has no stored policy; the built-in defaults apply`);
+  return notFound(
+    'GUARDRAIL_POLICY_NOT_FOUND',
+    'This project has no guardrail policy',
+    `project ${projectId} has no stored policy; the built-in defaults apply`,
+  );
 }

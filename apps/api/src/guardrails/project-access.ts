@@ -19,10 +19,19 @@ export function projectOf(p: Principal, requested: unknown, required: boolean): 
     return null;
   }
   if (typeof requested !== 'string' || !PROJECT_ID_PATTERN.test(requested)) {
-    throw invalid('INVALID_PROJECT_ID', 'projectId is invalid', 'projectId must be 1-128 letters, digits, ".", "_", ":" or "-", starting with a letter or digit');
+    throw invalid(
+      'INVALID_PROJECT_ID',
+      'projectId is invalid',
+      'projectId must be 1-128 letters, digits, ".", "_", ":" or "-", starting with a letter or digit',
+    );
   }
   if (p.session && p.session.projectId !== requested) {
-    throw new DomainError('forbidden', 'PROJECT_FORBIDDEN', 'This session token is not valid for that project', `the token is bound to project ${p.session.projectId}`);
+    throw new DomainError(
+      'forbidden',
+      'PROJECT_FORBIDDEN',
+      'This session token is not valid for that project',
+      `the token is bound to project ${p.session.projectId}`,
+    );
   }
   return requested;
 }
@@ -32,7 +41,9 @@ export function projectOf(p: Principal, requested: unknown, required: boolean): 
 export function assertMayChangePolicy(p: Principal, what: string): void {
   if (p.session && !p.session.policyWrite) {
     throw new DomainError(
-      'forbidden', 'SESSION_POLICY_FORBIDDEN', 'This session token may not change the guardrail policy',
+      'forbidden',
+      'SESSION_POLICY_FORBIDDEN',
+      'This session token may not change the guardrail policy',
       `${what} needs an API key, or a session token minted with policyWrite: true`,
     );
   }

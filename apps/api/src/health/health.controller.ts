@@ -11,7 +11,10 @@ import { ApiAnswer } from '../openapi/api-docs.decorators';
 @Controller()
 @Public()
 export class HealthController {
-  constructor(@Inject(EVENT_LOG) private readonly log: EventLog, @Inject(READ_MODELS) private readonly readModels: ReadModels) {}
+  constructor(
+    @Inject(EVENT_LOG) private readonly log: EventLog,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+  ) {}
 
   @Get('health')
   @ApiOperation({ summary: 'Liveness' })
@@ -25,10 +28,7 @@ export class HealthController {
   @ApiAnswer(200, 'Readiness')
   @ApiAnswer(503, 'Readiness', 'Not ready')
   async ready(@Res({ passthrough: true }) reply: any) {
-    const [eventLog, readModels] = await Promise.all([
-      this.log.healthy().catch(() => false),
-      this.readModels.healthy().catch(() => false),
-    ]);
+    const [eventLog, readModels] = await Promise.all([this.log.healthy().catch(() => false), this.readModels.healthy().catch(() => false)]);
     const ready = eventLog && readModels;
     reply.status(ready ? 200 : 503);
     return { status: ready ? 'ready' : 'not_ready', eventLog, readModels };

@@ -20,7 +20,11 @@ export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: Execution
 /** Base URL of the request as the client addressed it (for reproducing commands). */
 export const RequestOrigin = createParamDecorator((_: unknown, ctx: ExecutionContext): { host: string; protocol: string } => {
   const req = ctx.switchToHttp().getRequest();
-  const host = String(req.headers['x-forwarded-host'] ?? req.headers.host ?? '').split(',')[0].trim();
-  const protocol = String(req.headers['x-forwarded-proto'] ?? req.protocol ?? 'http').split(',')[0].trim();
+  const host = String(req.headers['x-forwarded-host'] ?? req.headers.host ?? '')
+    .split(',')[0]
+    .trim();
+  const protocol = String(req.headers['x-forwarded-proto'] ?? req.protocol ?? 'http')
+    .split(',')[0]
+    .trim();
   return { host, protocol };
 });

@@ -17,7 +17,11 @@ import { setHeader } from './reply';
 export class AuthGuard implements CanActivate {
   private readonly limiter: RateLimiter;
 
-  constructor(private readonly reflector: Reflector, private readonly keys: KeyResolver, config: AppConfig) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: KeyResolver,
+    config: AppConfig,
+  ) {
     this.limiter = new RateLimiter(config.RATE_LIMIT_PER_MINUTE);
   }
 
@@ -50,20 +54,21 @@ export class AuthGuard implements CanActivate {
     }
 
     if (!principal) {
-      throw refused ?? new DomainError(
-        'unauthorized',
-        'INVALID_API_KEY',
-        'Invalid or missing API key',
-        token ? 'the API key is unknown or revoked' : 'send the header Authorization: Bearer <API_KEY>',
+      throw (
+        refused ??
+        new DomainError(
+          'unauthorized',
+          'INVALID_API_KEY',
+          'Invalid or missing API key',
+          token ? 'the API key is unknown or revoked' : 'send the header Authorization: Bearer <API_KEY>',
+        )
       );
     }
     req.principal = principal;
 
     const scope = this.reflector.getAllAndOverride<Scope | undefined>(SCOPE_KEY, [handler, cls]);
     if (scope && !principal.scopes.includes(scope)) {
-      const details = principal.session
-        ? 'session tokens are accepted by the guardrail endpoints only'
-        : `this operation needs the scope "${scope}"`;
+      const details = principal.session ? 'session tokens are accepted by the guardrail endpoints only' : `this operation needs the scope "${scope}"`;
       throw new DomainError('forbidden', 'INSUFFICIENT_SCOPE', 'API key lacks permission for this operation', details);
     }
     return true;

@@ -24,14 +24,26 @@ export const MAX_PATH_PARAM_LENGTH = 1024;
 
 /** Errors raised by the HTTP frameworks themselves (body parsing, limits), by their
  * own codes, mapped onto the spec's statuses and our stable codes. */
-export function frameworkError(err: { code?: string; type?: string; status?: number; statusCode?: number; message?: string }):
-  | { status: number; body: ErrorBody }
-  | null {
+export function frameworkError(err: {
+  code?: string;
+  type?: string;
+  status?: number;
+  statusCode?: number;
+  message?: string;
+}): { status: number; body: ErrorBody } | null {
   const code = err.code ?? err.type;
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'entity.too.large':
-      return { status: 413, body: { error: 'Request body too large', code: 'PAYLOAD_TOO_LARGE', details: 'the request body exceeds the limit of this endpoint (MAX_BODY_BYTES; the check, batch and multimodal endpoints take one, or ten, images of MAX_IMAGE_BYTES)' } };
+      return {
+        status: 413,
+        body: {
+          error: 'Request body too large',
+          code: 'PAYLOAD_TOO_LARGE',
+          details:
+            'the request body exceeds the limit of this endpoint (MAX_BODY_BYTES; the check, batch and multimodal endpoints take one, or ten, images of MAX_IMAGE_BYTES)',
+        },
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -43,7 +55,10 @@ export function frameworkError(err: { code?: string; type?: string; status?: num
     case 'request.size.invalid':
       return { status: 400, body: { error: 'Malformed request body', code: 'INVALID_JSON', details: describe(err.message) } };
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return { status: 414, body: { error: 'URI too long', code: 'URI_TOO_LONG', details: `a path segment is longer than ${MAX_PATH_PARAM_LENGTH} characters` } };
+      return {
+        status: 414,
+        body: { error: 'URI too long', code: 'URI_TOO_LONG', details: `a path segment is longer than ${MAX_PATH_PARAM_LENGTH} characters` },
+      };
     case 'FST_ERR_BAD_URL':
       return { status: 400, body: { error: 'Malformed URL', code: 'BAD_URL', details: 'the request path is not a valid URL (bad percent-encoding?)' } };
     default:

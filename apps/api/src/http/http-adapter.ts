@@ -123,14 +123,18 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
   // Any content type is read as JSON: clients that forget the header still get a
   // clear answer (400 on a malformed body) rather than a 415.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: config.MAX_BODY_BYTES }, (_req: unknown, body: string, done: (e: Error | null, v?: unknown) => void) => {
-    if (body === '' || body === undefined) return done(null, undefined);
-    try {
-      done(null, parseJson(body));
-    } catch (e) {
-      done(e as Error);
-    }
-  });
+  fastify.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: config.MAX_BODY_BYTES },
+    (_req: unknown, body: string, done: (e: Error | null, v?: unknown) => void) => {
+      if (body === '' || body === undefined) return done(null, undefined);
+      try {
+        done(null, parseJson(body));
+      } catch (e) {
+        done(e as Error);
+      }
+    },
+  );
   // After the removal above, which would take it too: @fastify/multipart owns
   // multipart/form-data (its parser reads nothing; the route streams the form).
   registerFastifyMultipart(fastify);

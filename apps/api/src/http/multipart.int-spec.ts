@@ -136,12 +136,21 @@ require(process.env.MULTIPART_SPEC_FILE);
 function tests(): void {
   const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
   const filesUnder = (dir: string) =>
-    fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+    fs
+      .readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
 
   async function startServer(adapter: 'fastify' | 'express', dataDir: string): Promise<{ proc: ChildProcess; port: number; output: () => string }> {
     const proc = spawn(process.execPath, ['-e', CHILD_BOOT], {
       cwd: path.resolve(__dirname, '../../../..'),
-      env: { ...process.env, MULTIPART_SPEC_SERVER: adapter, MULTIPART_SPEC_DATA: dataDir, MULTIPART_SPEC_FILE: __filename, MULTIPART_SPEC_ROOT: path.resolve(__dirname, '../../../..') },
+      env: {
+        ...process.env,
+        MULTIPART_SPEC_SERVER: adapter,
+        MULTIPART_SPEC_DATA: dataDir,
+        MULTIPART_SPEC_FILE: __filename,
+        MULTIPART_SPEC_ROOT: path.resolve(__dirname, '../../../..'),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -203,12 +212,15 @@ function tests(): void {
     it('streams the file into the blob store and hands over the fields, in the order sent', async () => {
       const video = Buffer.alloc(5 * MiB + 3, 0x5a);
       const extraction = JSON.stringify({ frameInterval: 2, maxFrames: 10 });
-      const r = await send('/v1/video/upload', form([
-        ['policyId', 'default'],
-        ['video', video, 'clip.mp4', 'video/mp4'],
-        ['webhookUrl', 'https://example.com/hook'],
-        ['extractionStrategy', extraction],
-      ]));
+      const r = await send(
+        '/v1/video/upload',
+        form([
+          ['policyId', 'default'],
+          ['video', video, 'clip.mp4', 'video/mp4'],
+          ['webhookUrl', 'https://example.com/hook'],
+          ['extractionStrategy', extraction],
+        ]),
+      );
       expect(r).toEqual({
         status: 200,
         body: {
@@ -223,7 +235,13 @@ function tests(): void {
 
     it('keeps unicode in fields and file names, and takes a file of exactly the limit', async () => {
       const exact = Buffer.alloc(MAX_BODY, 1);
-      const r = await send('/v1/test/any', form([['language', 'français ✓'], ['video', exact, 'vidéo été.mp4', 'video/mp4']]));
+      const r = await send(
+        '/v1/test/any',
+        form([
+          ['language', 'français ✓'],
+          ['video', exact, 'vidéo été.mp4', 'video/mp4'],
+        ]),
+      );
       expect(r.status).toBe(200);
       expect(r.body.fields).toEqual({ language: 'français ✓' });
       expect(r.body.file).toMatchObject({ filename: 'vidéo été.mp4', bytes: MAX_BODY, sha256: sha256(exact) });
@@ -260,7 +278,13 @@ function tests(): void {
     });
 
     it('refuses a 101 MB video with 413 VIDEO_TOO_LARGE; the client receives the body and the connection lives on', async () => {
-      const r = await send('/v1/video/upload', form([['policyId', 'default'], ['video', Buffer.alloc(101 * MiB, 1), 'big.mp4', 'video/mp4']]));
+      const r = await send(
+        '/v1/video/upload',
+        form([
+          ['policyId', 'default'],
+          ['video', Buffer.alloc(101 * MiB, 1), 'big.mp4', 'video/mp4'],
+        ]),
+      );
       expect(r.status).toBe(413);
       expect(r.body).toEqual({ error: 'Uploaded file too large', code: 'VIDEO_TOO_LARGE', details: `the file exceeds the limit of ${VIDEO_LIMIT} bytes` });
 
@@ -354,7 +378,13 @@ function tests(): void {
     }
 
     it('a route the store refuses first (putStream past its cap) answers its 413, and the rest of the body is thrown away', async () => {
-      const r = await send('/v1/test/store-cap', form([['video', Buffer.alloc(STORE_CAP + 1, 3), 'a.bin'], ['after', 'x']]));
+      const r = await send(
+        '/v1/test/store-cap',
+        form([
+          ['video', Buffer.alloc(STORE_CAP + 1, 3), 'a.bin'],
+          ['after', 'x'],
+        ]),
+      );
       expect(r.status).toBe(413);
       expect(r.body.code).toBe('STORE_CAP_EXCEEDED');
       expect(r.body.details).toContain(String(STORE_CAP));
@@ -383,7 +413,13 @@ function tests(): void {
       expect(exact.status).toBe(200);
       expect(exact.body.fields.policyId).toHaveLength(64 * 1024);
 
-      const twoFiles = await send('/v1/video/upload', form([['video', Buffer.from('one'), 'a.mp4'], ['video2', Buffer.from('two'), 'b.mp4']]));
+      const twoFiles = await send(
+        '/v1/video/upload',
+        form([
+          ['video', Buffer.from('one'), 'a.mp4'],
+          ['video2', Buffer.from('two'), 'b.mp4'],
+        ]),
+      );
       expect(twoFiles.status).toBe(413);
       expect(twoFiles.body.code).toBe('TOO_MANY_FILES');
 
@@ -393,7 +429,13 @@ function tests(): void {
     });
 
     it('a consumer that leaves after the first part answers at once; the unread file is discarded', async () => {
-      const r = await send('/v1/test/first', form([['policyId', 'default'], ['video', Buffer.alloc(20 * MiB, 5), 'a.mp4']]));
+      const r = await send(
+        '/v1/test/first',
+        form([
+          ['policyId', 'default'],
+          ['video', Buffer.alloc(20 * MiB, 5), 'a.mp4'],
+        ]),
+      );
       expect(r).toEqual({ status: 200, body: { first: 'policyId' } });
       expect((await send('/v1/test/first', form([['a', '1']]))).body).toEqual({ first: 'a' });
     });

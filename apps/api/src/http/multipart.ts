@@ -86,7 +86,12 @@ export function multipartFormOf(request: any, response: any): MultipartForm {
   if (isFastify && typeof request.isMultipart !== 'function') throw new Error('@fastify/multipart is not registered: see registerFastifyMultipart');
   const multipart = isFastify ? request.isMultipart() : isMultipartRequest(raw.headers);
   if (!multipart) {
-    throw new DomainError('bad_request', 'INVALID_BODY', 'Malformed request body', `expected multipart/form-data, got ${describeType(raw.headers['content-type'])}`);
+    throw new DomainError(
+      'bad_request',
+      'INVALID_BODY',
+      'Malformed request body',
+      `expected multipart/form-data, got ${describeType(raw.headers['content-type'])}`,
+    );
   }
   const limits: MultipartLimits = {
     ...DEFAULT_MULTIPART_LIMITS,

@@ -13,7 +13,10 @@ export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
   private lastSweep = 0;
 
-  constructor(private readonly limit: number, private readonly windowMs = 60_000) {}
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs = 60_000,
+  ) {}
 
   hit(bucket: string, now = Date.now()): RateLimitVerdict {
     const start = now - (now % this.windowMs);

@@ -1,7 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  ADMIN_KEY_ID, DEFAULT_TENANT, deriveSessionSecret, hashApiKey, isScope, isSessionToken, Principal, sameHash, SCOPES,
-  SessionTokenError, verifySessionToken,
+  ADMIN_KEY_ID,
+  DEFAULT_TENANT,
+  deriveSessionSecret,
+  hashApiKey,
+  isScope,
+  isSessionToken,
+  Principal,
+  sameHash,
+  SCOPES,
+  SessionTokenError,
+  verifySessionToken,
 } from '@cds/auth';
 import { AppConfig } from '@cds/config';
 import { DomainError } from '@cds/errors';
@@ -18,7 +27,11 @@ export class KeyResolver {
   private readonly adminHash: string;
   readonly sessionSecret: string;
 
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels, admin: AdminKey, config: AppConfig) {
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    admin: AdminKey,
+    config: AppConfig,
+  ) {
     this.adminHash = hashApiKey(admin.key);
     this.sessionSecret = config.SESSION_TOKEN_SECRET ?? deriveSessionSecret(admin.key);
   }

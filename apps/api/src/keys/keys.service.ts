@@ -17,7 +17,13 @@ export interface KeyView {
 }
 
 const view = (d: KeyDoc): KeyView => ({
-  id: d.keyId, name: d.name, scopes: d.scopes, tenantId: d.tenantId, prefix: d.prefix, createdAt: d.createdAt, revokedAt: d.revokedAt,
+  id: d.keyId,
+  name: d.name,
+  scopes: d.scopes,
+  tenantId: d.tenantId,
+  prefix: d.prefix,
+  createdAt: d.createdAt,
+  revokedAt: d.revokedAt,
 });
 
 /**
@@ -26,12 +32,20 @@ const view = (d: KeyDoc): KeyView => ({
  */
 @Injectable()
 export class KeysService {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels, private readonly writer: EventWriter) {}
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    private readonly writer: EventWriter,
+  ) {}
 
   async create(p: Principal, input: { name: string; scopes: Scope[]; tenantId?: string }): Promise<KeyView & { key: string }> {
     const tenantId = input.tenantId ?? p.tenantId;
     if (tenantId !== p.tenantId && !p.bootstrap) {
-      throw new DomainError('forbidden', 'TENANT_FORBIDDEN', 'Cannot create keys for another tenant', 'only the bootstrap key may create keys in another tenant');
+      throw new DomainError(
+        'forbidden',
+        'TENANT_FORBIDDEN',
+        'Cannot create keys for another tenant',
+        'only the bootstrap key may create keys in another tenant',
+      );
     }
     const missing = input.scopes.filter((s) => !p.scopes.includes(s));
     if (missing.length > 0) {

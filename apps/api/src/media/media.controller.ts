@@ -21,7 +21,8 @@ export class MediaController {
   @ApiErrors(404)
   async get(@CurrentPrincipal() p: Principal, @Param('hex') hex: string): Promise<StreamableFile> {
     const bytes = isSha256(hex) ? await this.blobs.get(p.tenantId, hex) : null;
-    if (!bytes) throw notFound('MEDIA_NOT_FOUND', 'Media not found', `no media sha256:${hex} in this tenant (never stored, or deleted after MEDIA_RETENTION_DAYS)`);
+    if (!bytes)
+      throw notFound('MEDIA_NOT_FOUND', 'Media not found', `no media sha256:${hex} in this tenant (never stored, or deleted after MEDIA_RETENTION_DAYS)`);
     const format = sniffImageFormat(bytes);
     const type = format && format !== 'svg' ? `image/${format}` : 'application/octet-stream';
     return new StreamableFile(bytes, { type, length: bytes.length, disposition: 'inline' });

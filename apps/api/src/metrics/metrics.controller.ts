@@ -12,7 +12,10 @@ import { ApiErrors } from '../openapi/api-docs.decorators';
 @ApiTags('operations')
 @Controller('metrics')
 export class MetricsController {
-  constructor(private readonly metrics: Metrics, private readonly config: AppConfig) {}
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly config: AppConfig,
+  ) {}
 
   @Public()
   @Get()

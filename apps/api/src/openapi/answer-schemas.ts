@@ -15,14 +15,12 @@ const action = oneOfValues(ACTIONS, 'allow, warn, flag or block');
 const error = obj({ code: str(), message: str(), details: str() });
 const keys = <T extends object>(o: T) => Object.keys(o) as string[];
 
-const category = obj(
-  {
-    category: str('category name, e.g. violence, sexual, hate, harassment, self-harm'),
-    score: num('confidence, 0 to 1', { minimum: 0, maximum: 1 }),
-    threshold: num('the policy threshold for the category'),
-    triggered: bool('true when score >= threshold'),
-  },
-);
+const category = obj({
+  category: str('category name, e.g. violence, sexual, hate, harassment, self-harm'),
+  score: num('confidence, 0 to 1', { minimum: 0, maximum: 1 }),
+  threshold: num('the policy threshold for the category'),
+  triggered: bool('true when score >= threshold'),
+});
 
 const checkDecision = obj({
   safe: bool('true if the content is safe'),
@@ -100,8 +98,12 @@ const impactReport = obj({
   policyId: str(),
   candidate: obj({ name: str() }),
   window: obj({
-    from: nullable(dateTime()), to: nullable(dateTime()), limit: int(), cut: bool('true when more decisions were in the window than limit'),
-    oldest: nullable(dateTime()), newest: nullable(dateTime()),
+    from: nullable(dateTime()),
+    to: nullable(dateTime()),
+    limit: int(),
+    cut: bool('true when more decisions were in the window than limit'),
+    oldest: nullable(dateTime()),
+    newest: nullable(dateTime()),
   }),
   evaluated: int(),
   unchanged: int(),
@@ -118,18 +120,36 @@ const webhook = obj(
 const delivery = obj(
   { timestamp: dateTime(), status: oneOfValues(['succeeded', 'failed']), responseCode: nullable(int()) },
   {
-    deliveryId: str(), attempt: int(), eventId: str(), eventType: str(), durationMs: num(), error: nullable(str()),
-    nextAttemptAt: nullable(dateTime()), url: str(), test: bool(),
+    deliveryId: str(),
+    attempt: int(),
+    eventId: str(),
+    eventType: str(),
+    durationMs: num(),
+    error: nullable(str()),
+    nextAttemptAt: nullable(dateTime()),
+    url: str(),
+    test: bool(),
   },
 );
 
-const apiKey = obj(
-  { id: uuid(), name: str(), scopes: arr(oneOfValues(SCOPES)), tenantId: str(), prefix: str(), createdAt: dateTime(), revokedAt: nullable(dateTime()) },
-);
+const apiKey = obj({
+  id: uuid(),
+  name: str(),
+  scopes: arr(oneOfValues(SCOPES)),
+  tenantId: str(),
+  prefix: str(),
+  createdAt: dateTime(),
+  revokedAt: nullable(dateTime()),
+});
 
 const batchItemResult = obj(
   { id: str() },
-  { safe: bool(), action, decisionId: uuid(), error: obj({ code: str(), message: str(), details: str() }, {}, 'this item failed; the rest of the batch did not') },
+  {
+    safe: bool(),
+    action,
+    decisionId: uuid(),
+    error: obj({ code: str(), message: str(), details: str() }, {}, 'this item failed; the rest of the batch did not'),
+  },
 );
 
 const videoProgress = obj({ framesProcessed: int(), framesTotal: int(), percentComplete: int(undefined, { minimum: 0, maximum: 100 }) });
@@ -138,9 +158,7 @@ const frameResult = obj(
   { action, ocrText: str(), evidence: obj({ url: str('signed URL of the frame, no API key needed'), expiresAt: dateTime() }) },
 );
 
-const guardrailPolicy = obj(
-  { sensitivePathPrefixes: arr(str()), networkAllowlist: arr(str()), blockShellPatterns: arr(str()), requireApprovalScore: num() },
-);
+const guardrailPolicy = obj({ sensitivePathPrefixes: arr(str()), networkAllowlist: arr(str()), blockShellPatterns: arr(str()), requireApprovalScore: num() });
 const partialGuardrailPolicy: Schema = {
   type: 'object',
   additionalProperties: false,
@@ -176,7 +194,13 @@ export const ANSWER_SCHEMAS: Record<string, Schema> = {
     { contentRef: str('for images, the URL or media reference; absent for text'), frames: int() },
   ),
   MultimodalDecision: obj({
-    decisionId: uuid(), safe: bool(), flagged: bool(), action, results: arr(ref('MultimodalResult')), totalLatency: num('ms'), totalCost: num('USD'),
+    decisionId: uuid(),
+    safe: bool(),
+    flagged: bool(),
+    action,
+    results: arr(ref('MultimodalResult')),
+    totalLatency: num('ms'),
+    totalCost: num('USD'),
   }),
   BatchItemResult: batchItemResult,
   BatchResult: obj({ items: arr(ref('BatchItemResult')) }),
@@ -187,8 +211,14 @@ export const ANSWER_SCHEMAS: Record<string, Schema> = {
   AsyncBatch: obj(
     { batchId: uuid(), status: oneOfValues(['processing', 'completed', 'failed']), totalItems: int() },
     {
-      policyId: str(), webhookUrl: str(), createdAt: dateTime(), completedAt: nullable(dateTime()), succeeded: nullable(int()), failed: nullable(int()),
-      items: nullable(arr(ref('BatchItemResult'))), error: nullable(error),
+      policyId: str(),
+      webhookUrl: str(),
+      createdAt: dateTime(),
+      completedAt: nullable(dateTime()),
+      succeeded: nullable(int()),
+      failed: nullable(int()),
+      items: nullable(arr(ref('BatchItemResult'))),
+      error: nullable(error),
     },
   ),
   VideoAccepted: obj(
@@ -204,9 +234,22 @@ export const ANSWER_SCHEMAS: Record<string, Schema> = {
   VideoResult: obj(
     { decisionId: uuid(), status: oneOfValues(['processing', 'completed', 'failed']) },
     {
-      safe: bool(), flagged: bool(), action, categories: arr(ref('CategoryResult')), results: arr(ref('VideoFrameResult')),
-      segments: arr(anyObject()), stoppedOnBlock: bool(), framesProcessed: int(), totalLatency: num('ms'), totalCost: num('USD'),
-      policyId: str(), policyVersion: int(), provider: str(), progress: ref('VideoProgress'), estimatedCompletion: dateTime(), error: nullable(error),
+      safe: bool(),
+      flagged: bool(),
+      action,
+      categories: arr(ref('CategoryResult')),
+      results: arr(ref('VideoFrameResult')),
+      segments: arr(anyObject()),
+      stoppedOnBlock: bool(),
+      framesProcessed: int(),
+      totalLatency: num('ms'),
+      totalCost: num('USD'),
+      policyId: str(),
+      policyVersion: int(),
+      provider: str(),
+      progress: ref('VideoProgress'),
+      estimatedCompletion: dateTime(),
+      error: nullable(error),
     },
     'completed: the result; processing (202): the progress; failed: the reason',
   ),
@@ -218,10 +261,7 @@ export const ANSWER_SCHEMAS: Record<string, Schema> = {
   WebhookCreated: { allOf: [ref('Webhook'), obj({ secret: str('signing secret, shown once') })] },
   WebhookList: obj({ webhooks: arr(ref('Webhook')) }),
   WebhookDeleted: obj({ id: uuid(), deleted: bool() }),
-  WebhookTestResult: obj(
-    { success: bool() },
-    { deliveryId: str(), eventId: str(), responseCode: nullable(int()), durationMs: num(), error: nullable(str()) },
-  ),
+  WebhookTestResult: obj({ success: bool() }, { deliveryId: str(), eventId: str(), responseCode: nullable(int()), durationMs: num(), error: nullable(str()) }),
   WebhookDelivery: delivery,
   WebhookDeliveryList: obj({ deliveries: arr(ref('WebhookDelivery')) }),
   ApiKey: apiKey,
@@ -238,16 +278,24 @@ export const ANSWER_SCHEMAS: Record<string, Schema> = {
   SkillVettingRequest: obj(
     { skillId: str(undefined, { minLength: 1 }) },
     {
-      name: str(), source: oneOfValues(keys(SKILL_SOURCES)), prompt: str('skill purpose text'), requestedPermissions: permissions,
-      hasChecksum: bool(), signedPublisher: bool(), maintainerReputation: oneOfValues(keys(MAINTAINER_REPUTATIONS)),
+      name: str(),
+      source: oneOfValues(keys(SKILL_SOURCES)),
+      prompt: str('skill purpose text'),
+      requestedPermissions: permissions,
+      hasChecksum: bool(),
+      signedPublisher: bool(),
+      maintainerReputation: oneOfValues(keys(MAINTAINER_REPUTATIONS)),
       projectId,
     },
   ),
   ActionAuthorizeRequest: obj(
     { actionType: oneOfValues(keys(ACTION_TYPES)) },
     {
-      command: str(), targetPath: str('a file path, or a URL for network action types'), requestedPermissions: permissions,
-      projectId, policy: ref('PartialGuardrailPolicy'),
+      command: str(),
+      targetPath: str('a file path, or a URL for network action types'),
+      requestedPermissions: permissions,
+      projectId,
+      policy: ref('PartialGuardrailPolicy'),
     },
   ),
   GuardrailPolicy: guardrailPolicy,
@@ -259,8 +307,15 @@ export const ANSWER_SCHEMAS: Record<string, Schema> = {
   GuardrailRollbackRequest: obj({ version: str('a history version identifier') }, { projectId }),
   GuardrailRollback: obj({ projectId: str(), version: str(), restoredVersion: str(), updatedAt: dateTime(), updatedBy: str(), policy: ref('GuardrailPolicy') }),
   GuardrailMetrics: obj({
-    projectId: str(), days: int(), total: int(), blocked: int(), approvalRequired: int(), blockRate: num(), approvalRate: num(),
-    skillVetting: int(), runtimeAuthorization: int(),
+    projectId: str(),
+    days: int(),
+    total: int(),
+    blocked: int(),
+    approvalRequired: int(),
+    blockRate: num(),
+    approvalRate: num(),
+    skillVetting: int(),
+    runtimeAuthorization: int(),
     daily: arr(obj({ date: str('YYYY-MM-DD', { format: 'date' }), total: int(), blocked: int(), approvalRequired: int() })),
   }),
   SessionRequest: obj(

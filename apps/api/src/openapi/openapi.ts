@@ -80,7 +80,10 @@ function tidyOperation(op: MarkedOperation, schemas: Record<string, SchemaObject
   expandQueryDto(op, schemas);
   dropUndocumentedHeaders(op);
   if (op.parameters?.some((p) => 'in' in p && p.in === 'path')) {
-    op.responses['414'] = { description: `A path parameter longer than ${MAX_PATH_PARAM_LENGTH} characters (URI_TOO_LONG)`, content: { 'application/json': { schema: ref('ErrorBody') } } };
+    op.responses['414'] = {
+      description: `A path parameter longer than ${MAX_PATH_PARAM_LENGTH} characters (URI_TOO_LONG)`,
+      content: { 'application/json': { schema: ref('ErrorBody') } },
+    };
   }
   if (op['x-public']) {
     // A public route in a keyed controller (the evidence URL): no key, no 401/429.

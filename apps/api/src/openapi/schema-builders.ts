@@ -15,7 +15,11 @@ export const arr = (items: Schema, description?: string): SchemaObject => ({ typ
 /** Any JSON object (free-form keys). */
 export const anyObject = (description?: string): SchemaObject => ({ type: 'object', additionalProperties: true, ...(description ? { description } : {}) });
 /** An object whose values all have one schema (category -> score, …). */
-export const mapOf = (values: Schema, description?: string): SchemaObject => ({ type: 'object', additionalProperties: values, ...(description ? { description } : {}) });
+export const mapOf = (values: Schema, description?: string): SchemaObject => ({
+  type: 'object',
+  additionalProperties: values,
+  ...(description ? { description } : {}),
+});
 
 /** `null` allowed. A $ref cannot carry `nullable` in 3.0, so it is wrapped in allOf. */
 export function nullable(s: Schema): SchemaObject {

@@ -11,7 +11,10 @@ import { PoliciesService } from './policies.service';
 @Controller('v1/policies')
 @RequireScope('policies')
 export class PoliciesController {
-  constructor(private readonly policies: PoliciesService, private readonly impact: PolicyImpact) {}
+  constructor(
+    private readonly policies: PoliciesService,
+    private readonly impact: PolicyImpact,
+  ) {}
 
   /** 201 when the policy is new, 200 when it replaced an earlier version. */
   @Post()

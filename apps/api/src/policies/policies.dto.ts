@@ -2,11 +2,13 @@ import { IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } 
 import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '@cds/checks';
 
 export class SavePolicyDto {
-  @IsString() @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
+  @IsString()
+  @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
   policyId!: string;
 
   /** The size limit itself is the parser's (POLICY_TOO_LARGE); this only bounds memory. */
-  @IsString() @MaxLength(1024 * 1024)
+  @IsString()
+  @MaxLength(1024 * 1024)
   yamlContent!: string;
 }
 
@@ -15,15 +17,21 @@ export const IMPACT_MAX_LIMIT = 9000;
 export const IMPACT_DEFAULT_LIMIT = 5000;
 
 export class PolicyImpactDto {
-  @IsString() @MaxLength(1024 * 1024)
+  @IsString()
+  @MaxLength(1024 * 1024)
   yamlContent!: string;
 
-  @IsOptional() @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 date-time' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 date-time' })
   from?: string;
 
-  @IsOptional() @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 date-time' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 date-time' })
   to?: string;
 
-  @IsOptional() @IsInt() @Min(1) @Max(IMPACT_MAX_LIMIT)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(IMPACT_MAX_LIMIT)
   limit?: number;
 }

@@ -7,7 +7,10 @@ import { PolicyCatalog } from '@cds/checks';
 
 @Injectable()
 export class PoliciesService {
-  constructor(private readonly catalog: PolicyCatalog, private readonly writer: EventWriter) {}
+  constructor(
+    private readonly catalog: PolicyCatalog,
+    private readonly writer: EventWriter,
+  ) {}
 
   /** Create or update. Invalid YAML or rules throw a 422 naming the line. */
   async save(p: Principal, policyId: string, yamlContent: string) {
@@ -15,7 +18,12 @@ export class PoliciesService {
     const previous = await this.catalog.resolve(p.tenantId, policyId).catch(() => null);
     const version = previous && !previous.builtIn ? previous.version + 1 : 1;
     const event: PolicySaved = envelope('policy.saved', 1, p.tenantId, policyId, {
-      policyId, name: parsed.name, version, yamlContent, categories: parsed.categories, savedBy: p.keyId,
+      policyId,
+      name: parsed.name,
+      version,
+      yamlContent,
+      categories: parsed.categories,
+      savedBy: p.keyId,
     });
     await this.writer.write('policies', [event]);
     const saved = await this.catalog.resolve(p.tenantId, policyId);

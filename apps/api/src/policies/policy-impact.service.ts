@@ -49,9 +49,11 @@ export class PolicyImpact {
     const summary = summarizeImpact(replayed, current.parsed, candidate);
     const replayMs = Math.round((performance.now() - started) * 1000) / 1000;
     return {
-      policyId, candidate: { name: candidate.name, ...(candidate.version !== undefined ? { version: candidate.version } : {}) },
+      policyId,
+      candidate: { name: candidate.name, ...(candidate.version !== undefined ? { version: candidate.version } : {}) },
       window: { from: from ?? null, to: to ?? null, limit, cut, oldest: docs.at(-1)?.timestamp ?? null, newest: docs[0]?.timestamp ?? null },
-      ...summary, replayMs,
+      ...summary,
+      replayMs,
     };
   }
 }

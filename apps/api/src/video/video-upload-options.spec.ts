@@ -4,8 +4,16 @@ import { uploadOptions } from './video-upload-options';
 describe('uploadOptions (the multipart fields of POST /v1/video/upload)', () => {
   it('reads numbers, booleans and JSON from text fields', () => {
     const o = uploadOptions({ policyId: 'p', maxDurationSeconds: '60', frameInterval: '1.5', stopOnBlock: 'true', metadata: '{"userId":"u"}' });
-    expect(o).toMatchObject({ policyId: 'p', maxDurationSeconds: 60, metadata: { userId: 'u' }, extractionStrategy: { frameInterval: 1.5, stopOnBlock: true } });
-    expect(uploadOptions({ policyId: 'p', extractionStrategy: '{"mode":"scenes","maxFrames":5}' }).extractionStrategy).toMatchObject({ mode: 'scenes', maxFrames: 5 });
+    expect(o).toMatchObject({
+      policyId: 'p',
+      maxDurationSeconds: 60,
+      metadata: { userId: 'u' },
+      extractionStrategy: { frameInterval: 1.5, stopOnBlock: true },
+    });
+    expect(uploadOptions({ policyId: 'p', extractionStrategy: '{"mode":"scenes","maxFrames":5}' }).extractionStrategy).toMatchObject({
+      mode: 'scenes',
+      maxFrames: 5,
+    });
   });
 
   it('refuses what the JSON endpoint refuses, naming the field', () => {

@@ -24,8 +24,12 @@ export function uploadOptions(fields: Record<string, string>): VideoOptionsDto {
   if (fields.mode !== undefined) strategy.mode = fields.mode;
   if (fields.stopOnBlock !== undefined) strategy.stopOnBlock = bool(fields.stopOnBlock);
   const plain = {
-    policyId: fields.policyId, webhookUrl: fields.webhookUrl, language: fields.language, metadata: json('metadata'),
-    maxDurationSeconds: num(fields.maxDurationSeconds), extractionStrategy: Object.keys(strategy).length > 0 ? strategy : undefined,
+    policyId: fields.policyId,
+    webhookUrl: fields.webhookUrl,
+    language: fields.language,
+    metadata: json('metadata'),
+    maxDurationSeconds: num(fields.maxDurationSeconds),
+    extractionStrategy: Object.keys(strategy).length > 0 ? strategy : undefined,
   };
   const dto = plainToInstance(VideoOptionsDto, JSON.parse(JSON.stringify(plain)), { enableImplicitConversion: false });
   const errors = validateSync(dto, { forbidUnknownValues: true });

@@ -6,41 +6,63 @@ import { MAX_URL_LENGTH } from '../webhooks/webhooks.dto';
 
 export class ExtractionStrategyDto {
   /** Seconds between sampled frames (interval mode). */
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0.1) @Max(3600)
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.1)
+  @Max(3600)
   frameInterval?: number;
 
-  @IsOptional() @IsInt() @Min(1)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
   maxFrames?: number;
 
-  @IsOptional() @IsIn(['interval', 'scenes'], { message: 'mode must be one of interval, scenes' })
+  @IsOptional()
+  @IsIn(['interval', 'scenes'], { message: 'mode must be one of interval, scenes' })
   mode?: 'interval' | 'scenes';
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   stopOnBlock?: boolean;
 }
 
 /** What both video endpoints take besides the video itself. */
 export class VideoOptionsDto {
-  @IsString() @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
+  @IsString()
+  @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
   policyId!: string;
 
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_URL_LENGTH)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(MAX_URL_LENGTH)
   webhookUrl?: string;
 
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => ExtractionStrategyDto)
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ExtractionStrategyDto)
   extractionStrategy?: ExtractionStrategyDto;
 
-  @IsOptional() @IsInt() @Min(1) @Max(24 * 3600)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(24 * 3600)
   maxDurationSeconds?: number;
 
-  @IsOptional() @IsString() @MaxLength(16)
+  @IsOptional()
+  @IsString()
+  @MaxLength(16)
   language?: string;
 
-  @IsOptional() @IsMetadata()
+  @IsOptional()
+  @IsMetadata()
   metadata?: Record<string, unknown>;
 }
 
 export class VideoCheckDto extends VideoOptionsDto {
-  @IsString() @MinLength(1) @MaxLength(MAX_URL_LENGTH)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(MAX_URL_LENGTH)
   videoUrl!: string;
 }

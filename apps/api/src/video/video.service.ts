@@ -19,7 +19,18 @@ import { uploadOptions } from './video-upload-options';
 /** A rough cost of one sampled frame (model, share of OCR and decoding), for estimates. */
 const SECONDS_PER_FRAME = 0.15;
 const SECONDS_TO_START = 2;
-const UPLOAD_FIELDS = ['policyId', 'webhookUrl', 'maxDurationSeconds', 'language', 'metadata', 'extractionStrategy', 'frameInterval', 'maxFrames', 'mode', 'stopOnBlock'];
+const UPLOAD_FIELDS = [
+  'policyId',
+  'webhookUrl',
+  'maxDurationSeconds',
+  'language',
+  'metadata',
+  'extractionStrategy',
+  'frameInterval',
+  'maxFrames',
+  'mode',
+  'stopOnBlock',
+];
 
 /**
  * The video endpoints. A video is a job on the log (`video.accepted`), checked by the
@@ -66,7 +77,8 @@ export class VideoService {
         if (UPLOAD_FIELDS.includes(part.name)) fields[part.name] = part.value;
         continue;
       }
-      if (part.name !== 'video' || stored) throw invalid('VALIDATION_ERROR', 'Invalid request parameters', `unexpected file field "${part.name}": send one file, named video`);
+      if (part.name !== 'video' || stored)
+        throw invalid('VALIDATION_ERROR', 'Invalid request parameters', `unexpected file field "${part.name}": send one file, named video`);
       const blob = await this.blobs.putStream(p.tenantId, part.stream, { maxBytes: this.config.VIDEO_MAX_BYTES, tooLargeCode: 'VIDEO_TOO_LARGE' });
       stored = { sha256: blob.sha256, bytes: blob.bytes, filename: part.filename || null };
     }
@@ -88,7 +100,13 @@ export class VideoService {
 
   async status(p: Principal, decisionId: string) {
     const job = await this.job(p, decisionId);
-    return { decisionId, status: job.status, progress: progressOf(job), estimatedCompletion: estimatedCompletion(job), ...(job.error ? { error: job.error } : {}) };
+    return {
+      decisionId,
+      status: job.status,
+      progress: progressOf(job),
+      estimatedCompletion: estimatedCompletion(job),
+      ...(job.error ? { error: job.error } : {}),
+    };
   }
 
   /** 200 with the result once completed; 202 with the progress while processing; 200 with
@@ -108,7 +126,8 @@ export class VideoService {
   async evidence(q: { tenant: unknown; decisionId: unknown; frame: unknown; expires: unknown; sig: unknown }): Promise<Buffer> {
     const verdict = verifyEvidence(q, this.evidenceKey, Math.floor(Date.now() / 1000));
     if (!verdict.ok) {
-      if (verdict.reason === 'expired') throw new DomainError('forbidden', 'EVIDENCE_URL_EXPIRED', 'Evidence URL expired', 'ask GET /v1/video/result for a fresh one');
+      if (verdict.reason === 'expired')
+        throw new DomainError('forbidden', 'EVIDENCE_URL_EXPIRED', 'Evidence URL expired', 'ask GET /v1/video/result for a fresh one');
       throw new DomainError('forbidden', 'EVIDENCE_URL_INVALID', 'Evidence URL invalid', 'the URL was altered or is incomplete');
     }
     const { tenantId, decisionId, frame } = verdict.claim;
@@ -122,20 +141,44 @@ export class VideoService {
   private resultBody(d: DecisionDoc, job: BatchDoc) {
     const expiresAt = Math.floor(Date.now() / 1000) + this.config.EVIDENCE_URL_TTL_SECONDS;
     const base = (this.config.PUBLIC_BASE_URL ?? '').replace(/\/+$/, '');
-    const results = d.parts.filter((x) => x.frame).map((x) => {
-      const frame = x.frame!;
-      const evidence = x.flagged && frame.evidenceSha256
-        ? { url: base + evidencePath({ tenantId: d.tenantId, decisionId: d.decisionId, frame: frame.frameNumber, expiresAt }, this.evidenceKey), expiresAt: new Date(expiresAt * 1000).toISOString() }
-        : undefined;
-      return {
-        frameNumber: frame.frameNumber, timestamp: frame.timestamp, safe: x.safe, flagged: x.flagged, action: x.action, categories: x.categories,
-        ...(x.ocrText ? { ocrText: x.ocrText } : {}), ...(evidence ? { evidence } : {}),
-      };
-    });
+    const results = d.parts
+      .filter((x) => x.frame)
+      .map((x) => {
+        const frame = x.frame!;
+        const evidence =
+          x.flagged && frame.evidenceSha256
+            ? {
+                url: base + evidencePath({ tenantId: d.tenantId, decisionId: d.decisionId, frame: frame.frameNumber, expiresAt }, this.evidenceKey),
+                expiresAt: new Date(expiresAt * 1000).toISOString(),
+              }
+            : undefined;
+        return {
+          frameNumber: frame.frameNumber,
+          timestamp: frame.timestamp,
+          safe: x.safe,
+          flagged: x.flagged,
+          action: x.action,
+          categories: x.categories,
+          ...(x.ocrText ? { ocrText: x.ocrText } : {}),
+          ...(evidence ? { evidence } : {}),
+        };
+      });
     return {
-      decisionId: d.decisionId, status: 'completed', safe: d.safe, flagged: d.flagged, action: d.action, categories: d.categories, results,
-      segments: segmentsOf(d.parts), stoppedOnBlock: job.stoppedOnBlock ?? false, framesProcessed: results.length,
-      totalLatency: d.latency, totalCost: d.cost, policyId: d.policyId, policyVersion: d.policyVersion, provider: d.provider,
+      decisionId: d.decisionId,
+      status: 'completed',
+      safe: d.safe,
+      flagged: d.flagged,
+      action: d.action,
+      categories: d.categories,
+      results,
+      segments: segmentsOf(d.parts),
+      stoppedOnBlock: job.stoppedOnBlock ?? false,
+      framesProcessed: results.length,
+      totalLatency: d.latency,
+      totalCost: d.cost,
+      policyId: d.policyId,
+      policyVersion: d.policyVersion,
+      provider: d.provider,
     };
   }
 
@@ -161,20 +204,31 @@ export class VideoService {
   }
 
   private async accept(p: Principal, dto: VideoOptionsDto, source: VideoSource, extraction: VideoExtraction, estimatedFrames: number) {
-    const registered = dto.webhookUrl === undefined ? undefined
-      : (await webhookReadModels(this.readModels).listWebhooks(p.tenantId)).find((w) => w.url === dto.webhookUrl);
+    const registered =
+      dto.webhookUrl === undefined ? undefined : (await webhookReadModels(this.readModels).listWebhooks(p.tenantId)).find((w) => w.url === dto.webhookUrl);
     const webhookSecret = dto.webhookUrl !== undefined && !registered ? generateWebhookSecret() : null;
     const decisionId = randomUUID();
     const event: VideoAccepted = envelope('video.accepted', 1, p.tenantId, decisionId, {
-      decisionId, policyId: dto.policyId, source, webhookUrl: dto.webhookUrl ?? null, signingWebhookId: registered?.webhookId ?? null,
-      secretCiphertext: webhookSecret ? this.secrets.seal(webhookSecret) : null, extraction,
-      maxDurationSeconds: dto.maxDurationSeconds ?? this.config.VIDEO_MAX_DURATION_SECONDS, language: dto.language ?? 'en',
-      metadata: dto.metadata ?? {}, estimatedFrames, acceptedBy: principalIdentity(p),
+      decisionId,
+      policyId: dto.policyId,
+      source,
+      webhookUrl: dto.webhookUrl ?? null,
+      signingWebhookId: registered?.webhookId ?? null,
+      secretCiphertext: webhookSecret ? this.secrets.seal(webhookSecret) : null,
+      extraction,
+      maxDurationSeconds: dto.maxDurationSeconds ?? this.config.VIDEO_MAX_DURATION_SECONDS,
+      language: dto.language ?? 'en',
+      metadata: dto.metadata ?? {},
+      estimatedFrames,
+      acceptedBy: principalIdentity(p),
     });
     await this.writer.write('jobs', [event]);
     return {
-      decisionId, status: 'processing' as const, estimatedTime: Math.round((SECONDS_TO_START + estimatedFrames * SECONDS_PER_FRAME) * 10) / 10,
-      estimatedFrames, estimatedCost: 0,
+      decisionId,
+      status: 'processing' as const,
+      estimatedTime: Math.round((SECONDS_TO_START + estimatedFrames * SECONDS_PER_FRAME) * 10) / 10,
+      estimatedFrames,
+      estimatedCost: 0,
       ...(webhookSecret ? { webhookSecret } : registered ? { signingWebhookId: registered.webhookId } : {}),
     };
   }
@@ -183,7 +237,11 @@ export class VideoService {
 function progressOf(job: BatchDoc) {
   const processed = job.status === 'completed' ? (job.videoProgress?.framesProcessed ?? job.totalItems) : (job.videoProgress?.framesProcessed ?? 0);
   const total = Math.max(processed, job.videoProgress?.framesTotal ?? job.totalItems);
-  return { framesProcessed: processed, framesTotal: total, percentComplete: job.status === 'completed' ? 100 : total === 0 ? 0 : Math.min(99, Math.floor((processed * 100) / total)) };
+  return {
+    framesProcessed: processed,
+    framesTotal: total,
+    percentComplete: job.status === 'completed' ? 100 : total === 0 ? 0 : Math.min(99, Math.floor((processed * 100) / total)),
+  };
 }
 
 /** Finished: when it finished. Else from the pace so far (or the per-frame estimate before

@@ -2,7 +2,11 @@ import { DomainError } from '@cds/errors';
 import { Resolver } from '@cds/webhooks';
 import { assertDeliverableUrl, URL_RESOLVE_TIMEOUT_MS } from './webhook-url';
 
-const failure = (p: Promise<void>) => p.then(() => null, (err: unknown) => err as DomainError);
+const failure = (p: Promise<void>) =>
+  p.then(
+    () => null,
+    (err: unknown) => err as DomainError,
+  );
 
 describe('assertDeliverableUrl', () => {
   it('answers 422 WEBHOOK_URL_DNS_TIMEOUT when the host gives no answer in time, without waiting for it', async () => {
@@ -15,12 +19,17 @@ describe('assertDeliverableUrl', () => {
   });
 
   it('keeps the other refusals: malformed URLs, forbidden addresses, hosts that do not resolve', async () => {
-    const resolvesTo = (...a: string[]): Resolver => async () => a;
+    const resolvesTo =
+      (...a: string[]): Resolver =>
+      async () =>
+        a;
     const nowhere: Resolver = async () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
     };
     expect(await failure(assertDeliverableUrl('ftp://x.example.com/', {}))).toMatchObject({ code: 'INVALID_WEBHOOK_URL' });
-    expect(await failure(assertDeliverableUrl('https://x.example.com/', {}, 'url', { resolve: resolvesTo('10.1.2.3') }))).toMatchObject({ code: 'EGRESS_REFUSED' });
+    expect(await failure(assertDeliverableUrl('https://x.example.com/', {}, 'url', { resolve: resolvesTo('10.1.2.3') }))).toMatchObject({
+      code: 'EGRESS_REFUSED',
+    });
     expect(await failure(assertDeliverableUrl('https://x.invalid/', {}, 'url', { resolve: nowhere }))).toMatchObject({ code: 'EGRESS_REFUSED' });
     expect(await failure(assertDeliverableUrl('https://x.example.com/', {}, 'url', { resolve: resolvesTo('93.184.216.34') }))).toBeNull();
   });

@@ -12,7 +12,10 @@ export const URL_RESOLVE_TIMEOUT_MS = 3_000;
  * does not resolve, `WEBHOOK_URL_DNS_TIMEOUT` when its host gives no answer in time (the
  * request is not held up by a resolver that never answers). */
 export async function assertDeliverableUrl(
-  url: string, egress: EgressPolicy, field = 'url', o: { resolve?: Resolver; timeoutMs?: number } = {},
+  url: string,
+  egress: EgressPolicy,
+  field = 'url',
+  o: { resolve?: Resolver; timeoutMs?: number } = {},
 ): Promise<void> {
   try {
     await checkEgressUrl(url, { ...egress, resolve: o.resolve, resolveTimeoutMs: o.timeoutMs ?? URL_RESOLVE_TIMEOUT_MS });

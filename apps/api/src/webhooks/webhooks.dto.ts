@@ -1,6 +1,18 @@
 import { Transform } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf, ValidationOptions,
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+  ValidationOptions,
 } from 'class-validator';
 
 const int = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value);
@@ -9,13 +21,20 @@ export const MAX_URL_LENGTH = 2048;
 
 /** Event names are checked against the spec's table by WebhooksService (422 INVALID_WEBHOOK_EVENT). */
 export class CreateWebhookDto {
-  @IsString() @MinLength(1) @MaxLength(MAX_URL_LENGTH)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(MAX_URL_LENGTH)
   url!: string;
 
-  @IsArray() @ArrayNotEmpty() @ArrayMaxSize(20) @IsString({ each: true })
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
   events!: string[];
 
-  @IsOptional() @IsString() @MaxLength(500)
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
   description?: string;
 }
 
@@ -25,26 +44,42 @@ const Absent = (o?: ValidationOptions) => ValidateIf((_o, value) => value !== un
 
 /** A change of any of the fields. `description: null` clears the description. */
 export class UpdateWebhookDto {
-  @Absent() @IsString() @MinLength(1) @MaxLength(MAX_URL_LENGTH)
+  @Absent()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(MAX_URL_LENGTH)
   url?: string;
 
-  @Absent() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(20) @IsString({ each: true })
+  @Absent()
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
   events?: string[];
 
-  @IsOptional() @IsString() @MaxLength(500)
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
   description?: string | null;
 
-  @Absent() @IsBoolean()
+  @Absent()
+  @IsBoolean()
   enabled?: boolean;
 }
 
 export class TestWebhookDto {
-  @IsString() @MinLength(1) @MaxLength(100)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
   eventType!: string;
 }
 
 export class ListDeliveriesQueryDto {
-  @IsOptional() @Transform(int) @IsInt({ message: 'limit must be an integer' }) @Min(1) @Max(1000)
+  @IsOptional()
+  @Transform(int)
+  @IsInt({ message: 'limit must be an integer' })
+  @Min(1)
+  @Max(1000)
   limit?: number;
 }
 

@@ -3,7 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { Principal, principalIdentity } from '@cds/auth';
 import { invalid, notFound } from '@cds/errors';
 import {
-  DeliveryAttempted, envelope, WEBHOOK_EVENT_TYPES, WebhookCreated, WebhookDeleted, WebhookEventType, WebhookUpdated, WebhookUpdatedV1,
+  DeliveryAttempted,
+  envelope,
+  WEBHOOK_EVENT_TYPES,
+  WebhookCreated,
+  WebhookDeleted,
+  WebhookEventType,
+  WebhookUpdated,
+  WebhookUpdatedV1,
 } from '@cds/events';
 import { DeliveryAttemptDoc, READ_MODELS, ReadModels, WebhookDoc, WebhookReadModels, webhookReadModels } from '@cds/read-models';
 import { attemptRecord, generateWebhookSecret, sendSigned, testWebhookEvent } from '@cds/webhooks';
@@ -13,13 +20,29 @@ import { assertDeliverableUrl } from './webhook-url';
 import { CreateWebhookDto, DeliveryView, UpdateWebhookDto, WebhookView } from './webhooks.dto';
 
 const view = (w: WebhookDoc): WebhookView => ({
-  id: w.webhookId, url: w.url, events: w.events, description: w.description, enabled: w.enabled, disabledReason: w.disabledReason,
-  createdAt: w.createdAt, updatedAt: w.updatedAt,
+  id: w.webhookId,
+  url: w.url,
+  events: w.events,
+  description: w.description,
+  enabled: w.enabled,
+  disabledReason: w.disabledReason,
+  createdAt: w.createdAt,
+  updatedAt: w.updatedAt,
 });
 
 const deliveryView = (a: DeliveryAttemptDoc): DeliveryView => ({
-  deliveryId: a.deliveryId, timestamp: a.timestamp, status: a.status, responseCode: a.responseCode, attempt: a.attempt, eventId: a.eventId,
-  eventType: a.eventType, durationMs: a.durationMs, error: a.error, nextAttemptAt: a.nextAttemptAt, url: a.url, test: a.test,
+  deliveryId: a.deliveryId,
+  timestamp: a.timestamp,
+  status: a.status,
+  responseCode: a.responseCode,
+  attempt: a.attempt,
+  eventId: a.eventId,
+  eventType: a.eventType,
+  durationMs: a.durationMs,
+  error: a.error,
+  nextAttemptAt: a.nextAttemptAt,
+  url: a.url,
+  test: a.test,
 });
 
 export function webhookEventTypes(names: readonly string[]): WebhookEventType[] {
@@ -50,12 +73,27 @@ export class WebhooksService {
     const secret = generateWebhookSecret();
     const webhookId = randomUUID();
     const event: WebhookCreated = envelope('webhook.created', 1, p.tenantId, webhookId, {
-      webhookId, url: dto.url, events, description: dto.description ?? null, enabled: true, secretCiphertext: this.secrets.seal(secret),
+      webhookId,
+      url: dto.url,
+      events,
+      description: dto.description ?? null,
+      enabled: true,
+      secretCiphertext: this.secrets.seal(secret),
       createdBy: principalIdentity(p),
     });
     await this.writer.write('webhooks', [event]);
     const at = event.occurredAt;
-    return { id: webhookId, url: dto.url, events, description: dto.description ?? null, enabled: true, disabledReason: null, createdAt: at, updatedAt: at, secret };
+    return {
+      id: webhookId,
+      url: dto.url,
+      events,
+      description: dto.description ?? null,
+      enabled: true,
+      disabledReason: null,
+      createdAt: at,
+      updatedAt: at,
+      secret,
+    };
   }
 
   async list(p: Principal): Promise<WebhookView[]> {
@@ -98,7 +136,11 @@ export class WebhooksService {
     const webhook = await this.find(p, webhookId);
     const payload = testWebhookEvent(type);
     const result = await sendSigned({
-      url: webhook.url, secret: this.secrets.open(webhook.secretCiphertext), payload, timeoutMs: this.secrets.timeoutMs, egress: this.secrets.egress,
+      url: webhook.url,
+      secret: this.secrets.open(webhook.secretCiphertext),
+      payload,
+      timeoutMs: this.secrets.timeoutMs,
+      egress: this.secrets.egress,
     });
     const deliveryId = `dlv_test_${randomUUID().replace(/-/g, '')}`;
     const record = attemptRecord({ deliveryId, webhookId, eventId: payload.id, eventType: type }, 1, webhook.url, result, null, true);

@@ -9,12 +9,16 @@ const d = (id: string, before: ReplayedDecision['before'], after: ReplayedDecisi
 
 describe('summarizeImpact', () => {
   it('counts each action change with the categories that drove it and samples', () => {
-    const summary = summarizeImpact([
-      d('a', { action: 'allow', categories: [cat('hate', false)] }, { action: 'block', categories: [cat('hate', true), cat('violence', false)] }),
-      d('b', { action: 'allow', categories: [cat('hate', false)] }, { action: 'block', categories: [cat('hate', true)] }),
-      d('c', { action: 'flag', categories: [cat('violence', true)] }, { action: 'allow', categories: [cat('violence', false)] }),
-      d('e', { action: 'block', categories: [cat('hate', true)] }, { action: 'block', categories: [cat('hate', true)] }),
-    ], OLD, NEW);
+    const summary = summarizeImpact(
+      [
+        d('a', { action: 'allow', categories: [cat('hate', false)] }, { action: 'block', categories: [cat('hate', true), cat('violence', false)] }),
+        d('b', { action: 'allow', categories: [cat('hate', false)] }, { action: 'block', categories: [cat('hate', true)] }),
+        d('c', { action: 'flag', categories: [cat('violence', true)] }, { action: 'allow', categories: [cat('violence', false)] }),
+        d('e', { action: 'block', categories: [cat('hate', true)] }, { action: 'block', categories: [cat('hate', true)] }),
+      ],
+      OLD,
+      NEW,
+    );
     expect(summary).toMatchObject({ evaluated: 4, unchanged: 1, changed: 3 });
     expect(summary.changes).toEqual([
       { from: 'allow', to: 'block', count: 2, categories: [{ category: 'hate', count: 2 }], sampleDecisionIds: ['a', 'b'] },

@@ -64,7 +64,10 @@ export function summarizeImpact(decisions: Iterable<ReplayedDecision>, before: P
     for (const category of drivers(d, candidateAction, beforeAction)) change.byCategory.set(category, (change.byCategory.get(category) ?? 0) + 1);
   }
   const list = [...changes.values()]
-    .map(({ byCategory, ...c }) => ({ ...c, categories: [...byCategory].map(([category, count]) => ({ category, count })).sort((a, b) => b.count - a.count || a.category.localeCompare(b.category)) }))
+    .map(({ byCategory, ...c }) => ({
+      ...c,
+      categories: [...byCategory].map(([category, count]) => ({ category, count })).sort((a, b) => b.count - a.count || a.category.localeCompare(b.category)),
+    }))
     .sort((a, b) => b.count - a.count || severity(b.to) - severity(a.to));
   return { evaluated, unchanged, changed: evaluated - unchanged, changes: list, actions };
 }

@@ -13,7 +13,12 @@ export function judgeFrames(scorer: ContentScorer, policy: ParsedPolicy, frames:
  * with the frame's time (`...#t=12.5`). */
 export function frameParts(contentRef: string, frames: readonly VideoFrameScore[], evidence: ReadonlyMap<number, string>): ScoredPart[] {
   return frames.map((f) => ({
-    contentType: 'image', contentRef: `${contentRef}#t=${f.timestamp}`, signals: f.signals, cost: 0, ocrText: f.ocrText, media: null,
+    contentType: 'image',
+    contentRef: `${contentRef}#t=${f.timestamp}`,
+    signals: f.signals,
+    cost: 0,
+    ocrText: f.ocrText,
+    media: null,
   }));
 }
 
@@ -31,16 +36,31 @@ export interface VideoDecisionFacts {
 /** The one `decision.created` of a video: contentType video, a part per frame with its
  * number, time and evidence. */
 export function videoDecisionEvent(
-  f: VideoDecisionFacts, frames: readonly VideoFrameScore[], verdicts: { overall: PolicyEvaluation; parts: PolicyEvaluation[] },
+  f: VideoDecisionFacts,
+  frames: readonly VideoFrameScore[],
+  verdicts: { overall: PolicyEvaluation; parts: PolicyEvaluation[] },
   evidence: ReadonlyMap<number, string>,
 ): DecisionCreated {
   const scored = frameParts(f.contentRef, frames, evidence);
-  const event = decisionEvent({
-    tenantId: f.tenantId, decisionId: f.decisionId, requestId: null, content: f.contentRef, contentType: 'video', language: f.language,
-    metadata: f.metadata, policyId: f.policyId, policyVersion: f.policyVersion, latency: f.latency,
-  }, scored, { overall: verdicts.overall, parts: verdicts.parts.slice(0, scored.length) });
+  const event = decisionEvent(
+    {
+      tenantId: f.tenantId,
+      decisionId: f.decisionId,
+      requestId: null,
+      content: f.contentRef,
+      contentType: 'video',
+      language: f.language,
+      metadata: f.metadata,
+      policyId: f.policyId,
+      policyVersion: f.policyVersion,
+      latency: f.latency,
+    },
+    scored,
+    { overall: verdicts.overall, parts: verdicts.parts.slice(0, scored.length) },
+  );
   event.data.parts = event.data.parts.map((p, i) => ({
-    ...p, frame: { frameNumber: frames[i].index, timestamp: frames[i].timestamp, evidenceSha256: evidence.get(frames[i].index) ?? null },
+    ...p,
+    frame: { frameNumber: frames[i].index, timestamp: frames[i].timestamp, evidenceSha256: evidence.get(frames[i].index) ?? null },
   }));
   if (event.data.provider === '') event.data.provider = 'local';
   return event;
@@ -48,7 +68,14 @@ export function videoDecisionEvent(
 
 /** Spans of consecutive flagged frames of a stored video decision. */
 export function segmentsOf(parts: readonly DecisionPart[]): VideoSegment[] {
-  return flaggedSegments(parts.filter((p) => p.frame).map((p) => ({
-    timestamp: p.frame!.timestamp, flagged: p.flagged, action: p.action, triggered: p.categories.filter((c) => c.triggered).map((c) => c.category),
-  })));
+  return flaggedSegments(
+    parts
+      .filter((p) => p.frame)
+      .map((p) => ({
+        timestamp: p.frame!.timestamp,
+        flagged: p.flagged,
+        action: p.action,
+        triggered: p.categories.filter((c) => c.triggered).map((c) => c.category),
+      })),
+  );
 }

@@ -38,7 +38,9 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     this.follower = new LogFollower(
-      this.log, { group: 'video-runner', topics: ['jobs'], startFrom: 'committed', maxBatch: 1, handler: (b) => this.handle(b) }, this.logger,
+      this.log,
+      { group: 'video-runner', topics: ['jobs'], startFrom: 'committed', maxBatch: 1, handler: (b) => this.handle(b) },
+      this.logger,
     );
   }
 
@@ -66,21 +68,37 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
       if (recorded) return await this.complete(e, recorded.action, recorded.safe, recorded.flagged, recorded.parts.length, job?.stoppedOnBlock ?? false);
 
       const policy = await this.catalog.resolve(e.tenantId, d.policyId);
-      const sha256 = job?.videoProgress?.mediaSha256
-        ?? (d.source.kind === 'upload' ? d.source.sha256 : await this.scanner.download(e.tenantId, d.source.url));
+      const sha256 = job?.videoProgress?.mediaSha256 ?? (d.source.kind === 'upload' ? d.source.sha256 : await this.scanner.download(e.tenantId, d.source.url));
       const file = await this.scanner.fileOf(e.tenantId, sha256);
       if (!file) throw invalid('MEDIA_NOT_FOUND', 'Video not found', `the video sha256:${sha256} is no longer kept`);
       const probe = await this.scanner.probe(file);
       if (probe.durationSeconds > d.maxDurationSeconds) {
-        throw invalid('VIDEO_TOO_LONG', 'Video too long', `the video lasts ${probe.durationSeconds.toFixed(1)} s, past maxDurationSeconds ${d.maxDurationSeconds}; nothing of it was checked`);
+        throw invalid(
+          'VIDEO_TOO_LONG',
+          'Video too long',
+          `the video lasts ${probe.durationSeconds.toFixed(1)} s, past maxDurationSeconds ${d.maxDurationSeconds}; nothing of it was checked`,
+        );
       }
       const checkpoint = async (frames: VideoFrameScore[], framesTotal: number) => {
-        await this.writer.write('jobs', [envelope('video.progress', 1, e.tenantId, d.decisionId, {
-          decisionId: d.decisionId, mediaSha256: sha256, probe: probeFacts(probe), framesTotal, framesProcessed: frames.length, frames,
-        })]);
+        await this.writer.write('jobs', [
+          envelope('video.progress', 1, e.tenantId, d.decisionId, {
+            decisionId: d.decisionId,
+            mediaSha256: sha256,
+            probe: probeFacts(probe),
+            framesTotal,
+            framesProcessed: frames.length,
+            frames,
+          }),
+        ]);
       };
       const scan = await this.scanner.scan({
-        file, probe, extraction: d.extraction, language: d.language, policy: policy.parsed, done: job?.videoProgress?.frames ?? [], checkpoint,
+        file,
+        probe,
+        extraction: d.extraction,
+        language: d.language,
+        policy: policy.parsed,
+        done: job?.videoProgress?.frames ?? [],
+        checkpoint,
       });
       if (scan.frames.length === 0) throw invalid('VIDEO_PROCESSING_FAILED', 'Video could not be processed', 'no frame could be decoded');
       // The last checkpoint holds every frame: status reads the final count from it.
@@ -90,28 +108,57 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
       for (const [i, v] of verdicts.parts.entries()) {
         if (v.flagged) evidence.set(scan.frames[i].index, await this.scanner.evidence(e.tenantId, file, scan.frames[i].timestamp));
       }
-      const decision = videoDecisionEvent({
-        tenantId: e.tenantId, decisionId: d.decisionId, contentRef: d.source.kind === 'url' ? d.source.url : mediaRef(sha256),
-        language: d.language, metadata: d.metadata, policyId: policy.policyId, policyVersion: policy.version,
-        latency: Math.round(performance.now() - started),
-      }, scan.frames, verdicts, evidence);
+      const decision = videoDecisionEvent(
+        {
+          tenantId: e.tenantId,
+          decisionId: d.decisionId,
+          contentRef: d.source.kind === 'url' ? d.source.url : mediaRef(sha256),
+          language: d.language,
+          metadata: d.metadata,
+          policyId: policy.policyId,
+          policyVersion: policy.version,
+          latency: Math.round(performance.now() - started),
+        },
+        scan.frames,
+        verdicts,
+        evidence,
+      );
       await this.writer.write('decisions', [decision]);
       await this.complete(e, decision.data.action, decision.data.safe, decision.data.flagged, scan.frames.length, scan.stoppedOnBlock);
     } catch (err) {
       // An outage (503) is not the video's fault: the follower hands the job again after a backoff.
       if (!(err instanceof DomainError) || err.kind === 'unavailable') throw err;
       this.logger.warn(`video ${d.decisionId} failed: ${err.code} ${err.details}`);
-      await this.writer.write('jobs', [envelope('video.failed', 1, e.tenantId, d.decisionId, {
-        decisionId: d.decisionId, policyId: d.policyId, error: { code: err.code, message: err.message, details: err.details },
-      })]);
+      await this.writer.write('jobs', [
+        envelope('video.failed', 1, e.tenantId, d.decisionId, {
+          decisionId: d.decisionId,
+          policyId: d.policyId,
+          error: { code: err.code, message: err.message, details: err.details },
+        }),
+      ]);
       this.metrics?.jobs.inc({ kind: 'video', outcome: 'failed' });
     }
   }
 
-  private async complete(e: VideoAccepted, action: 'allow' | 'warn' | 'flag' | 'block', safe: boolean, flagged: boolean, frames: number, stoppedOnBlock: boolean) {
-    await this.writer.write('jobs', [envelope('video.completed', 1, e.tenantId, e.data.decisionId, {
-      decisionId: e.data.decisionId, policyId: e.data.policyId, action, safe, flagged, framesProcessed: frames, stoppedOnBlock,
-    })]);
+  private async complete(
+    e: VideoAccepted,
+    action: 'allow' | 'warn' | 'flag' | 'block',
+    safe: boolean,
+    flagged: boolean,
+    frames: number,
+    stoppedOnBlock: boolean,
+  ) {
+    await this.writer.write('jobs', [
+      envelope('video.completed', 1, e.tenantId, e.data.decisionId, {
+        decisionId: e.data.decisionId,
+        policyId: e.data.policyId,
+        action,
+        safe,
+        flagged,
+        framesProcessed: frames,
+        stoppedOnBlock,
+      }),
+    ]);
     this.metrics?.jobs.inc({ kind: 'video', outcome: 'completed' });
   }
 

@@ -68,7 +68,9 @@ export class VideoScanner implements OnApplicationBootstrap {
   /** Downloads a video URL into the blob store; answers its sha256. */
   async download(tenantId: string, url: string): Promise<string> {
     const { bytes } = await fetchMedia(url, {
-      maxBytes: this.config.VIDEO_MAX_BYTES, timeoutMs: this.config.VIDEO_FETCH_TIMEOUT_MS, maxRedirects: 3,
+      maxBytes: this.config.VIDEO_MAX_BYTES,
+      timeoutMs: this.config.VIDEO_FETCH_TIMEOUT_MS,
+      maxRedirects: 3,
       egress: { allowLoopback: this.config.EGRESS_ALLOW_LOOPBACK, allowPrivate: this.config.EGRESS_ALLOW_PRIVATE },
     });
     return (await this.blobs.put(tenantId, bytes)).sha256;
@@ -83,7 +85,12 @@ export class VideoScanner implements OnApplicationBootstrap {
   }
 
   plan(probe: VideoProbe, extraction: VideoExtraction) {
-    return planFrames({ durationSeconds: probe.durationSeconds, frameInterval: extraction.frameInterval, maxFrames: extraction.maxFrames, mode: extraction.mode });
+    return planFrames({
+      durationSeconds: probe.durationSeconds,
+      frameInterval: extraction.frameInterval,
+      maxFrames: extraction.maxFrames,
+      mode: extraction.mode,
+    });
   }
 
   async scan(r: ScanRequest): Promise<ScanResult> {
@@ -96,9 +103,11 @@ export class VideoScanner implements OnApplicationBootstrap {
     // The extraction waits on the scoring (frames are pulled as they are scored), so its
     // deadline gives each frame room for the model and OCR on top of ffmpeg's own limit.
     const iterator = extractFrames(r.file, plan, {
-      size: LOCAL_IMAGE_INPUT_SIZE, timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS + plan.estimatedFrames * SCORING_ALLOWANCE_MS,
+      size: LOCAL_IMAGE_INPUT_SIZE,
+      timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS + plan.estimatedFrames * SCORING_ALLOWANCE_MS,
       maxPixels: this.config.VIDEO_MAX_PIXELS,
-      fromIndex: frames.length, ...(last ? { fromTimestamp: last.timestamp } : {}),
+      fromIndex: frames.length,
+      ...(last ? { fromTimestamp: last.timestamp } : {}),
     });
     // Frames are scored while ffmpeg decodes the next ones, a few at a time (the model
     // threads and OCR run side by side), and taken back in order.
@@ -143,13 +152,21 @@ export class VideoScanner implements OnApplicationBootstrap {
 
   /** A full-resolution JPEG of a flagged frame, kept in the blob store as evidence. */
   async evidence(tenantId: string, file: string, timestamp: number): Promise<string> {
-    const jpeg = await cutEvidenceFrame(file, timestamp, { maxSide: EVIDENCE_MAX_SIDE, timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS, maxPixels: this.config.VIDEO_MAX_PIXELS });
+    const jpeg = await cutEvidenceFrame(file, timestamp, {
+      maxSide: EVIDENCE_MAX_SIDE,
+      timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS,
+      maxPixels: this.config.VIDEO_MAX_PIXELS,
+    });
     return (await this.blobs.put(tenantId, jpeg)).sha256;
   }
 
   private async frameText(file: string, timestamp: number, language: string): Promise<string | null> {
     if (this.config.IMAGE_OCR === 'off') return null;
-    const jpeg = await cutEvidenceFrame(file, timestamp, { maxSide: EVIDENCE_MAX_SIDE, timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS, maxPixels: this.config.VIDEO_MAX_PIXELS });
+    const jpeg = await cutEvidenceFrame(file, timestamp, {
+      maxSide: EVIDENCE_MAX_SIDE,
+      timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS,
+      maxPixels: this.config.VIDEO_MAX_PIXELS,
+    });
     return this.images.readText(jpeg, language);
   }
 }

@@ -1,14 +1,17 @@
 import { checkpointDue, flaggedSegments, readsText } from './video-segments';
 
 const f = (timestamp: number, action: 'allow' | 'warn' | 'flag' | 'block', triggered: string[] = []) => ({
-  timestamp, action, flagged: action !== 'allow', triggered,
+  timestamp,
+  action,
+  flagged: action !== 'allow',
+  triggered,
 });
 
 describe('flaggedSegments', () => {
   it('merges consecutive flagged frames into spans with their categories and worst action', () => {
-    expect(flaggedSegments([
-      f(0, 'allow'), f(2, 'flag', ['violence']), f(4, 'block', ['violence', 'hate']), f(6, 'allow'), f(8, 'warn', ['harassment']),
-    ])).toEqual([
+    expect(
+      flaggedSegments([f(0, 'allow'), f(2, 'flag', ['violence']), f(4, 'block', ['violence', 'hate']), f(6, 'allow'), f(8, 'warn', ['harassment'])]),
+    ).toEqual([
       { start: 2, end: 4, categories: ['violence', 'hate'], action: 'block', frames: 2 },
       { start: 8, end: 8, categories: ['harassment'], action: 'warn', frames: 1 },
     ]);

@@ -194,10 +194,7 @@ export class FileEventLog implements EventLog {
    * their in-flight batch, persist checkpoints, close files, release the lock. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await Promise.all([
-        ...[...this.partitions.values()].map((p) => p.close()),
-        ...[...this.subscriptions].map((s) => s.stop()),
-      ]);
+      await Promise.all([...[...this.partitions.values()].map((p) => p.close()), ...[...this.subscriptions].map((s) => s.stop())]);
       const groups = await Promise.allSettled(this.groups.values());
       for (const g of groups) if (g.status === 'fulfilled') await g.value.flush();
       this.lock.release();

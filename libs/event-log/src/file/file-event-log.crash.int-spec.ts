@@ -91,7 +91,11 @@ describe('FileEventLog crash safety', () => {
     const dir = path.join(tmp.path, 'log');
     writeFileSync(script, CHILD);
     const acked = new Map<number, string>();
-    for (const [round, acks] of [[1, 500], [2, 3000], [3, 1500]]) {
+    for (const [round, acks] of [
+      [1, 500],
+      [2, 3000],
+      [3, 1500],
+    ]) {
       for (const [offset, id] of await appendUntilKilled(dir, script, round, acks)) {
         expect(acked.has(offset)).toBe(false);
         acked.set(offset, id);

@@ -164,7 +164,9 @@ describe('FileEventLog (files under a temp dir)', () => {
       const expected = Array.from({ length: 600 }, (_, n) => event(n, { pad: 'p'.repeat(n % 50) }));
       for (let i = 0; i < expected.length; i += 7) await log.append(T, expected.slice(i, i + 7));
 
-      const files = readdirSync(tmp.segmentDir(T)).filter((n) => n.endsWith('.seg')).sort();
+      const files = readdirSync(tmp.segmentDir(T))
+        .filter((n) => n.endsWith('.seg'))
+        .sort();
       expect(files.length).toBeGreaterThan(10);
       expect(files[0]).toBe('00000000000000000000.seg');
       for (const f of files) expect(f).toMatch(/^\d{20}\.seg$/);
@@ -173,7 +175,15 @@ describe('FileEventLog (files under a temp dir)', () => {
       for (const base of bases) expect((await log.read(T, 0, base, 1))[0].event).toEqual(expected[base]);
       for (const f of files.slice(0, -1)) expect(statSync(path.join(tmp.segmentDir(T), f)).size).toBeLessThan(4096 + 400);
 
-      const windows: Array<[number, number]> = [[0, 600], [1, 5], [63, 3], [64, 1], [130, 200], [bases[3] - 1, 2], [599, 10]];
+      const windows: Array<[number, number]> = [
+        [0, 600],
+        [1, 5],
+        [63, 3],
+        [64, 1],
+        [130, 200],
+        [bases[3] - 1, 2],
+        [599, 10],
+      ];
       const check = async (l: typeof log) => {
         for (const [from, max] of windows) {
           const got = await l.read(T, 0, from, max);

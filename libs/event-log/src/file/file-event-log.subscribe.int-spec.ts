@@ -23,7 +23,10 @@ class Recorder {
 
   /** Offsets delivered per topic, a redelivered batch counted once per delivery. */
   offsets(topic: Topic = T): number[] {
-    return this.batches.flat().filter((s) => s.topic === topic).map((s) => s.offset);
+    return this.batches
+      .flat()
+      .filter((s) => s.topic === topic)
+      .map((s) => s.offset);
   }
 
   until(count: number, topic: Topic = T): Promise<void> {
@@ -44,7 +47,10 @@ describe('FileEventLog subscriptions', () => {
 
   it('delivers from the beginning in offset order, in batches of at most maxBatch', async () => {
     const log = await tmp.open();
-    await log.append(T, range(0, 25).map((n) => event(n)));
+    await log.append(
+      T,
+      range(0, 25).map((n) => event(n)),
+    );
     const rec = new Recorder();
 
     const sub = await log.subscribe({ group: 'g', topics: [T], startFrom: 'beginning', handler: rec.handler, maxBatch: 10 });
@@ -58,7 +64,10 @@ describe('FileEventLog subscriptions', () => {
 
   it('resumes at the committed checkpoint after a reopen, and `beginning` ignores it', async () => {
     const log = await tmp.open();
-    await log.append(T, range(0, 10).map((n) => event(n)));
+    await log.append(
+      T,
+      range(0, 10).map((n) => event(n)),
+    );
     const first = new Recorder();
     const sub = await log.subscribe({ group: 'projector', topics: [T], handler: first.handler });
     await first.until(10);
@@ -68,7 +77,10 @@ describe('FileEventLog subscriptions', () => {
     expect(checkpoint.offsets).toEqual({ [T]: 10 });
 
     const reopened = await tmp.open();
-    await reopened.append(T, range(10, 15).map((n) => event(n)));
+    await reopened.append(
+      T,
+      range(10, 15).map((n) => event(n)),
+    );
     const resumed = new Recorder();
     const sub2 = await reopened.subscribe({ group: 'projector', topics: [T], startFrom: 'committed', handler: resumed.handler });
     await resumed.until(5);
@@ -84,7 +96,10 @@ describe('FileEventLog subscriptions', () => {
 
   it('persists the checkpoint of the last finished batch on close', async () => {
     const log = await tmp.open();
-    await log.append(T, range(0, 3).map((n) => event(n)));
+    await log.append(
+      T,
+      range(0, 3).map((n) => event(n)),
+    );
     const rec = new Recorder();
     await log.subscribe({ group: 'g', topics: [T], handler: rec.handler });
     await rec.until(3);
@@ -97,7 +112,10 @@ describe('FileEventLog subscriptions', () => {
   it('redelivers the same batch after a handler failure, skipping nothing', async () => {
     const logger = new RecordingLogger();
     const log = await tmp.open({ logger, retryInitialMs: 5, retryMaxMs: 20 });
-    await log.append(T, range(0, 6).map((n) => event(n)));
+    await log.append(
+      T,
+      range(0, 6).map((n) => event(n)),
+    );
     const rec = new Recorder();
     rec.failuresLeft = 2;
 
@@ -105,7 +123,12 @@ describe('FileEventLog subscriptions', () => {
     await rec.until(4 * 3 + 2);
     await sub.stop();
 
-    expect(rec.batches.map((b) => b.map((s) => s.offset))).toEqual([[0, 1, 2, 3], [0, 1, 2, 3], [0, 1, 2, 3], [4, 5]]);
+    expect(rec.batches.map((b) => b.map((s) => s.offset))).toEqual([
+      [0, 1, 2, 3],
+      [0, 1, 2, 3],
+      [0, 1, 2, 3],
+      [4, 5],
+    ]);
     expect(logger.warnings.filter((w) => /handler failed on decisions\/0@0\.\.3/.test(w))).toHaveLength(2);
     await log.close();
     const checkpoint = JSON.parse(readFileSync(path.join(tmp.path, 'checkpoints', 'g.json'), 'utf8'));
@@ -114,7 +137,10 @@ describe('FileEventLog subscriptions', () => {
 
   it('does not move the checkpoint past a batch whose handler never succeeded', async () => {
     const log = await tmp.open({ retryInitialMs: 5, retryMaxMs: 5 });
-    await log.append(T, range(0, 2).map((n) => event(n)));
+    await log.append(
+      T,
+      range(0, 2).map((n) => event(n)),
+    );
     const rec = new Recorder();
     rec.failuresLeft = Number.MAX_SAFE_INTEGER;
     const sub = await log.subscribe({ group: 'g', topics: [T], handler: rec.handler });
@@ -131,7 +157,10 @@ describe('FileEventLog subscriptions', () => {
 
   it('pushes events appended after catch-up from memory, without reading the segment files', async () => {
     const log = await tmp.open();
-    await log.append(T, range(0, 3).map((n) => event(n)));
+    await log.append(
+      T,
+      range(0, 3).map((n) => event(n)),
+    );
     const rec = new Recorder();
     const sub = await log.subscribe({ group: 'live', topics: [T, 'policies'], handler: rec.handler });
     await rec.until(3);

@@ -42,7 +42,10 @@ function isAlive(pid: number, startTime: string | null): boolean {
  * not guarded against.
  */
 export class LockFile {
-  private constructor(private readonly file: string, private readonly content: string) {}
+  private constructor(
+    private readonly file: string,
+    private readonly content: string,
+  ) {}
 
   static acquire(dir: string): LockFile {
     const file = path.join(dir, 'LOCK');

@@ -109,7 +109,11 @@ export class Segment {
    * one once scanned. */
   private indexed: boolean;
 
-  constructor(dir: string, readonly baseOffset: number, isNew: boolean) {
+  constructor(
+    dir: string,
+    readonly baseOffset: number,
+    isNew: boolean,
+  ) {
     this.indexed = isNew;
     this.path = path.join(dir, segmentFileName(baseOffset));
   }

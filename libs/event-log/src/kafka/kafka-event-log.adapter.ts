@@ -100,12 +100,7 @@ const LEVELS = { error: KafkaLogLevel.ERROR, warn: KafkaLogLevel.WARN, info: Kaf
 
 /** Producer errors after which kafkajs' idempotence state is unusable: the request was
  * refused (nothing written), so a fresh producer (new producer id) may send it again. */
-const PRODUCER_STATE_ERRORS = new Set([
-  'OUT_OF_ORDER_SEQUENCE_NUMBER',
-  'UNKNOWN_PRODUCER_ID',
-  'INVALID_PRODUCER_EPOCH',
-  'INVALID_PRODUCER_ID_MAPPING',
-]);
+const PRODUCER_STATE_ERRORS = new Set(['OUT_OF_ORDER_SEQUENCE_NUMBER', 'UNKNOWN_PRODUCER_ID', 'INVALID_PRODUCER_EPOCH', 'INVALID_PRODUCER_ID_MAPPING']);
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const errText = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
@@ -132,9 +127,10 @@ const errText = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message}` 
 export class KafkaEventLog implements EventLog {
   private readonly kafka: Kafka;
   private readonly logger: KafkaEventLogLogger;
-  private readonly o: Required<
-    Omit<KafkaEventLogOptions, 'logger' | 'connectTimeoutMs' | 'minInSyncReplicas' | 'clientLogLevel'>
-  > & { connectTimeoutMs?: number; minInSyncReplicas: number };
+  private readonly o: Required<Omit<KafkaEventLogOptions, 'logger' | 'connectTimeoutMs' | 'minInSyncReplicas' | 'clientLogLevel'>> & {
+    connectTimeoutMs?: number;
+    minInSyncReplicas: number;
+  };
 
   private admin: Admin | null = null;
   private probeAdmin: Admin | null = null;
@@ -435,20 +431,10 @@ export class KafkaEventLog implements EventLog {
       const i = this.queue.indexOf(p);
       if (i >= 0) this.queue.splice(i, 1);
       p.state = 'settled';
-      p.reject(
-        new EventLogAppendError(
-          `Kafka did not become available within ${this.o.appendTimeoutMs} ms; the events were not appended`,
-          false,
-        ),
-      );
+      p.reject(new EventLogAppendError(`Kafka did not become available within ${this.o.appendTimeoutMs} ms; the events were not appended`, false));
     } else if (p.state === 'sending') {
       p.state = 'settled';
-      p.reject(
-        new EventLogAppendError(
-          `no acknowledgement from Kafka within ${this.o.appendTimeoutMs} ms; the events may still be appended`,
-          true,
-        ),
-      );
+      p.reject(new EventLogAppendError(`no acknowledgement from Kafka within ${this.o.appendTimeoutMs} ms; the events may still be appended`, true));
     }
   }
 

@@ -22,7 +22,13 @@ const logger = {
   error: (m: string) => lines.push(`error ${m}`),
 };
 const ev = (key: string, n: number): EventEnvelope => ({
-  id: randomUUID(), type: 'fault.test', version: 1, occurredAt: new Date().toISOString(), tenantId: 't', key, data: { n },
+  id: randomUUID(),
+  type: 'fault.test',
+  version: 1,
+  occurredAt: new Date().toISOString(),
+  tenantId: 't',
+  key,
+  data: { n },
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -36,12 +42,20 @@ describe.each(['SIGTERM', 'SIGKILL'] as const)('broker restart (%s) under load',
   it('loses no acknowledged append, duplicates none, and the subscription catches up', async () => {
     const prefix = `${PREFIX}-${mode.toLowerCase()}`;
     const log = await KafkaEventLog.open({
-      brokers: [broker.brokers], clientId: 'fault', topicPrefix: prefix, logger, retryInitialMs: 100, retryMaxMs: 1_000, appendTimeoutMs: 60_000,
+      brokers: [broker.brokers],
+      clientId: 'fault',
+      topicPrefix: prefix,
+      logger,
+      retryInitialMs: 100,
+      retryMaxMs: 1_000,
+      appendTimeoutMs: 60_000,
       sessionTimeoutMs: 10_000, // as EventLogModule configures it
     });
     const seen = new Map<string, number>();
     const sub = await log.subscribe({
-      group: `${prefix}-g`, topics: ['decisions'], maxBatch: 200,
+      group: `${prefix}-g`,
+      topics: ['decisions'],
+      maxBatch: 200,
       handler: async (b: StoredEvent[]) => {
         for (const s of b) seen.set(s.event.id, (seen.get(s.event.id) ?? 0) + 1);
       },

@@ -288,9 +288,14 @@ describe('KafkaEventLog subscriptions on a real broker', () => {
     subs.length = 0;
 
     const replay: StoredEvent[] = [];
-    await subscribe(group, ['decisions'], async (b) => {
-      replay.push(...b);
-    }, 'beginning');
+    await subscribe(
+      group,
+      ['decisions'],
+      async (b) => {
+        replay.push(...b);
+      },
+      'beginning',
+    );
     await waitFor(() => replay.length >= total, 30_000, 'replay');
     expect(replay.map((s) => `${s.partition}/${s.offset}`).sort()).toEqual(firstRun.map((s) => `${s.partition}/${s.offset}`).sort());
     expect(Math.min(...replay.map((s) => s.offset))).toBe(0);

@@ -154,7 +154,9 @@ export function renderReport(s: CorpusSummary, sets: readonly FirstRunSet[] = []
   if (s.failures.length > 0) {
     lines.push('## Failures', '');
     for (const f of s.failures) {
-      lines.push(`- \`${f.c.id}\`: expected ${f.c.expect.action} [${f.c.expect.categories.join(', ')}], got ${f.verdict.action} [${f.verdict.categories.join(', ')}]`);
+      lines.push(
+        `- \`${f.c.id}\`: expected ${f.c.expect.action} [${f.c.expect.categories.join(', ')}], got ${f.verdict.action} [${f.verdict.categories.join(', ')}]`,
+      );
     }
     lines.push('');
   }

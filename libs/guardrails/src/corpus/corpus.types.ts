@@ -9,8 +9,7 @@ import { SkillVettingInput } from '../skill-vetting';
  * or under `policy` merged over it with the request precedence.
  */
 export type CorpusCase =
-  | (CaseBase & { kind: 'command' | 'path' | 'action'; input: ActionAuthorizeInput })
-  | (CaseBase & { kind: 'skill'; input: SkillVettingInput });
+  (CaseBase & { kind: 'command' | 'path' | 'action'; input: ActionAuthorizeInput }) | (CaseBase & { kind: 'skill'; input: SkillVettingInput });
 
 interface CaseBase {
   id: string;
@@ -29,7 +28,14 @@ function exp(action: GuardrailAction, categories: GuardrailCategory[], requiresA
 }
 
 /** An `exec` of a shell command. */
-export function command(id: string, safe: boolean, cmd: string, action: GuardrailAction, categories: GuardrailCategory[], extra: Extra & { requiresApproval?: boolean } = {}): CorpusCase {
+export function command(
+  id: string,
+  safe: boolean,
+  cmd: string,
+  action: GuardrailAction,
+  categories: GuardrailCategory[],
+  extra: Extra & { requiresApproval?: boolean } = {},
+): CorpusCase {
   return {
     id,
     kind: 'command',
@@ -80,5 +86,13 @@ export function skill(
   categories: GuardrailCategory[],
   extra: Pick<Extra, 'evasion' | 'policy'> = {},
 ): CorpusCase {
-  return { id, kind: 'skill', safe, evasion: extra.evasion, policy: extra.policy, input: { skillId: id, ...TRUSTED_SKILL, ...input }, expect: exp(action, categories) };
+  return {
+    id,
+    kind: 'skill',
+    safe,
+    evasion: extra.evasion,
+    policy: extra.policy,
+    input: { skillId: id, ...TRUSTED_SKILL, ...input },
+    expect: exp(action, categories),
+  };
 }

@@ -60,5 +60,11 @@ export const DANGEROUS_ACTIONS = [
   a('net-userinfo-trick', false, { actionType: 'http_request', targetPath: 'https://github.com@evil.example/' }, 'flag', [N], { evasion: true }),
   a('net-ipv6', false, { actionType: 'browser', targetPath: 'http://[2001:db8::1]/' }, 'flag', [N]),
   a('act-secret-access', false, { actionType: 'secret_access' }, 'flag', [S]),
-  a('act-overprivileged-read', false, { actionType: 'file_read', targetPath: 'src/a.ts', requestedPermissions: ['elevated_privileges', 'secrets_access'] }, 'flag', [H]),
+  a(
+    'act-overprivileged-read',
+    false,
+    { actionType: 'file_read', targetPath: 'src/a.ts', requestedPermissions: ['elevated_privileges', 'secrets_access'] },
+    'flag',
+    [H],
+  ),
 ];

@@ -14,12 +14,21 @@ export const SAFE_POLICY_CASES = [
 ];
 
 export const DANGEROUS_POLICY_CASES = [
-  c('policy-high-approval-score', false, 'curl http://example.org', 'flag', [S, 'network_egress'], { policy: { requireApprovalScore: 100 }, requiresApproval: false }),
+  c('policy-high-approval-score', false, 'curl http://example.org', 'flag', [S, 'network_egress'], {
+    policy: { requireApprovalScore: 100 },
+    requiresApproval: false,
+  }),
   c('policy-block-prune', false, 'docker system prune -af', 'block', [S, B], { policy: { blockShellPatterns: ['docker system prune*'] } }),
-  c('policy-block-prune-sudo', false, 'sudo   docker  system "prune"', 'block', [S, B, E], { policy: { blockShellPatterns: ['docker system prune*'] }, evasion: true }),
+  c('policy-block-prune-sudo', false, 'sudo   docker  system "prune"', 'block', [S, B, E], {
+    policy: { blockShellPatterns: ['docker system prune*'] },
+    evasion: true,
+  }),
   c('policy-block-in-pipeline', false, 'cat x | sh', 'block', [S, B], { policy: { blockShellPatterns: ['* | sh'] } }),
   c('policy-block-class', false, 'terraform apply -auto-approve', 'block', [S, B], { policy: { blockShellPatterns: ['terraform [ad]*'] } }),
   c('policy-sensitive-custom', false, 'cat /srv/secrets/db.txt', 'flag', [S, P], { policy: { sensitivePathPrefixes: ['/srv/secrets'] } }),
-  c('policy-sensitive-custom-evasion', false, 'cat /SRV/./secrets/../secrets/db.txt', 'flag', [S, P], { policy: { sensitivePathPrefixes: ['/srv/secrets'] }, evasion: true }),
+  c('policy-sensitive-custom-evasion', false, 'cat /SRV/./secrets/../secrets/db.txt', 'flag', [S, P], {
+    policy: { sensitivePathPrefixes: ['/srv/secrets'] },
+    evasion: true,
+  }),
   c('policy-default-kubectl', false, 'kubectl delete namespace prod', 'block', [S, B]),
 ];

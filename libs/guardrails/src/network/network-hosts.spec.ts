@@ -1,7 +1,10 @@
 import { parseShell } from '../shell/shell-parser';
 import { commandHosts, hostAllowed, isLoopback, normalizeHost, urlHosts } from './network-hosts';
 
-const hostsOf = (script: string) => parseShell(script).commands.flatMap(commandHosts).map((m) => m.host);
+const hostsOf = (script: string) =>
+  parseShell(script)
+    .commands.flatMap(commandHosts)
+    .map((m) => m.host);
 
 describe('network hosts', () => {
   it('finds hosts in URLs, scp-like targets, /dev/tcp and host-first tools', () => {

@@ -20,30 +20,155 @@ const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /** Programs that only print or search text: a URL in their arguments is not a request. */
 const TEXT_ONLY = new Set([
-  'echo', 'printf', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'sed', 'awk', 'jq', 'yq', 'tr', 'cut',
-  'sort', 'uniq', 'wc', 'test', '[', '[[', 'true', 'false', ':', 'export', 'read',
+  'echo',
+  'printf',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'ag',
+  'sed',
+  'awk',
+  'jq',
+  'yq',
+  'tr',
+  'cut',
+  'sort',
+  'uniq',
+  'wc',
+  'test',
+  '[',
+  '[[',
+  'true',
+  'false',
+  ':',
+  'export',
+  'read',
 ]);
 const NESTING = new Set([...SHELL_PROGRAMS, 'eval', 'su', 'watch', 'trap', 'alias']);
 const FETCHERS = new Set([
-  'curl', 'wget', 'http', 'https', 'httpie', 'xh', 'aria2c', 'fetch', 'lynx', 'links', 'w3m',
-  'lwp-request', 'invoke-webrequest', 'iwr',
+  'curl',
+  'wget',
+  'http',
+  'https',
+  'httpie',
+  'xh',
+  'aria2c',
+  'fetch',
+  'lynx',
+  'links',
+  'w3m',
+  'lwp-request',
+  'invoke-webrequest',
+  'iwr',
 ]);
 const HOST_FIRST = new Set([
-  'nc', 'ncat', 'netcat', 'telnet', 'ping', 'ping6', 'traceroute', 'tracepath', 'mtr', 'dig',
-  'nslookup', 'host', 'whois', 'nmap', 'ftp', 'tftp', 'ssh', 'mosh', 'sftp',
+  'nc',
+  'ncat',
+  'netcat',
+  'telnet',
+  'ping',
+  'ping6',
+  'traceroute',
+  'tracepath',
+  'mtr',
+  'dig',
+  'nslookup',
+  'host',
+  'whois',
+  'nmap',
+  'ftp',
+  'tftp',
+  'ssh',
+  'mosh',
+  'sftp',
 ]);
 const SCP_LIKE = new Set(['scp', 'rsync', 'sftp', 'git', 'ssh', 'sshfs']);
 const FETCH_ARG_OPTIONS = new Set([
-  '-o', '-H', '-d', '-X', '-u', '-A', '-e', '-F', '-T', '-b', '-c', '-K', '-w', '-m', '-r', '-C',
-  '-E', '-P', '-U', '-t', '-a', '-i', '-O', '-Y', '--output', '--header', '--data', '--data-raw',
-  '--data-binary', '--data-urlencode', '--request', '--user', '--user-agent', '--referer', '--form',
-  '--upload-file', '--cookie', '--cookie-jar', '--config', '--write-out', '--max-time',
-  '--connect-timeout', '--retry', '--cacert', '--cert', '--key', '--json', '--output-document',
-  '--directory-prefix', '--post-data', '--post-file', '--tries', '--timeout',
+  '-o',
+  '-H',
+  '-d',
+  '-X',
+  '-u',
+  '-A',
+  '-e',
+  '-F',
+  '-T',
+  '-b',
+  '-c',
+  '-K',
+  '-w',
+  '-m',
+  '-r',
+  '-C',
+  '-E',
+  '-P',
+  '-U',
+  '-t',
+  '-a',
+  '-i',
+  '-O',
+  '-Y',
+  '--output',
+  '--header',
+  '--data',
+  '--data-raw',
+  '--data-binary',
+  '--data-urlencode',
+  '--request',
+  '--user',
+  '--user-agent',
+  '--referer',
+  '--form',
+  '--upload-file',
+  '--cookie',
+  '--cookie-jar',
+  '--config',
+  '--write-out',
+  '--max-time',
+  '--connect-timeout',
+  '--retry',
+  '--cacert',
+  '--cert',
+  '--key',
+  '--json',
+  '--output-document',
+  '--directory-prefix',
+  '--post-data',
+  '--post-file',
+  '--tries',
+  '--timeout',
 ]);
 const HOST_FIRST_ARG_OPTIONS = new Set([
-  '-p', '-e', '-c', '-w', '-s', '-i', '-q', '-x', '-X', '-W', '-t', '-b', '-l', '-F', '-o', '-J',
-  '-L', '-R', '-D', '-I', '-m', '-O', '-Q', '-S', '-E', '-g', '-f', '-type', '-t',
+  '-p',
+  '-e',
+  '-c',
+  '-w',
+  '-s',
+  '-i',
+  '-q',
+  '-x',
+  '-X',
+  '-W',
+  '-t',
+  '-b',
+  '-l',
+  '-F',
+  '-o',
+  '-J',
+  '-L',
+  '-R',
+  '-D',
+  '-I',
+  '-m',
+  '-O',
+  '-Q',
+  '-S',
+  '-E',
+  '-g',
+  '-f',
+  '-type',
+  '-t',
 ]);
 
 /** Labels computed at run time are dropped: `$(cat secret).evil.example` contacts evil.example. */
@@ -57,7 +182,14 @@ export function normalizeHost(raw: string): string {
 }
 
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '::1' || host === '0.0.0.0' || host === '::';
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+    host === '::1' ||
+    host === '0.0.0.0' ||
+    host === '::'
+  );
 }
 
 export function looksLikeHost(word: string): boolean {
@@ -106,7 +238,7 @@ export function commandHosts(cmd: ShellCommand): HostMention[] {
     }
   }
   if (HOST_FIRST.has(program)) {
-    const first = program === 'dig' ? operands.find((o) => o.startsWith('@'))?.slice(1) ?? operands[0] : operands[0];
+    const first = program === 'dig' ? (operands.find((o) => o.startsWith('@'))?.slice(1) ?? operands[0]) : operands[0];
     if (first !== undefined && !first.includes('://')) {
       const host = first.includes('@') ? first.slice(first.lastIndexOf('@') + 1) : first;
       if (looksLikeHost(host.split(':')[0])) out.push({ host: normalizeHost(host.split(':')[0]), word: first });

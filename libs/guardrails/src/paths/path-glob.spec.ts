@@ -8,7 +8,13 @@ const credential = (path: string) => credentialKind(normalizePath(path));
 describe('path globs', () => {
   it('recognizes globs and brace lists in paths, not in code or prose', () => {
     expect(['/?*', '/[!w]*', '~/.ss?/id_rsa', '/{a,{b,c}}', '/x/{1..3}'].map(hasPathGlob)).toEqual([true, true, true, true, true]);
-    expect(['/etc/passwd', '${HOME}/x', 'a,b', `{open(STDIN,">&S");exec("/bin/sh")}`, 'rm -rf /*'].map(hasPathGlob)).toEqual([false, false, false, false, false]);
+    expect(['/etc/passwd', '${HOME}/x', 'a,b', `{open(STDIN,">&S");exec("/bin/sh")}`, 'rm -rf /*'].map(hasPathGlob)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('matches a glob segment by segment, exactly or anything under', () => {

@@ -127,5 +127,10 @@ export function templateOf(path: string): TemplateSegment[] {
 
 /** The same home-relative path in every home: /home/<user>, /root, /Users/<user>, /c/Users/<user>. */
 export function homeTemplates(rest: readonly TemplateSegment[]): TemplateSegment[][] {
-  return [['home', null, ...rest], ['root', ...rest], ['users', null, ...rest], [null, 'users', null, ...rest]];
+  return [
+    ['home', null, ...rest],
+    ['root', ...rest],
+    ['users', null, ...rest],
+    [null, 'users', null, ...rest],
+  ];
 }

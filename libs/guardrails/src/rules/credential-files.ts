@@ -88,7 +88,8 @@ export function credentialKind(path: NormalizedPath): string | null {
   return null;
 }
 
-const HISTORY_FILES = /(?:^|\/)(?:\.bash_history|\.zsh_history|\.history|\.sh_history|fish_history|\.python_history|\.mysql_history|\.psql_history|\.node_repl_history|\.lesshst|\.viminfo)$|^\/var\/log\/(?:wtmp|btmp|lastlog|auth\.log|secure|syslog|messages)$/;
+const HISTORY_FILES =
+  /(?:^|\/)(?:\.bash_history|\.zsh_history|\.history|\.sh_history|fish_history|\.python_history|\.mysql_history|\.psql_history|\.node_repl_history|\.lesshst|\.viminfo)$|^\/var\/log\/(?:wtmp|btmp|lastlog|auth\.log|secure|syslog|messages)$/;
 
 export function isHistoryFile(path: NormalizedPath): boolean {
   return HISTORY_FILES.test(path.key);

@@ -15,8 +15,24 @@ export { CommandRisk, Severity } from './command-risk';
 
 /** Programs that name a credential file without reading its content out. */
 const CREDENTIAL_SAFE_PROGRAMS = new Set([
-  'ls', 'stat', 'test', '[', '[[', 'chmod', 'chown', 'ssh-add', 'ssh-keygen', 'file', 'du',
-  'source', '.', 'ssh', 'touch', 'mkdir', 'cd', 'pushd',
+  'ls',
+  'stat',
+  'test',
+  '[',
+  '[[',
+  'chmod',
+  'chown',
+  'ssh-add',
+  'ssh-keygen',
+  'file',
+  'du',
+  'source',
+  '.',
+  'ssh',
+  'touch',
+  'mkdir',
+  'cd',
+  'pushd',
 ]);
 
 const CREDENTIAL_WRITERS = new Set(['rm', 'shred', 'truncate', 'unlink', 'mv', 'ln']);
@@ -28,10 +44,12 @@ const COPIERS = new Set(['cp', 'install', 'rsync', 'scp']);
 function secretExport(c: ShellCommand): string | null {
   const { program, args } = c.unwrapped;
   if (program === 'gpg' && args.some((a) => /^--export-secret-(?:sub)?keys/.test(a))) return 'exports GPG secret keys';
-  if (program === 'security' && (args[0] === 'dump-keychain' || (/^find-(?:generic|internet)-password$/.test(args[0] ?? '') && args.includes('-w')))) return 'reads passwords from the macOS keychain';
+  if (program === 'security' && (args[0] === 'dump-keychain' || (/^find-(?:generic|internet)-password$/.test(args[0] ?? '') && args.includes('-w'))))
+    return 'reads passwords from the macOS keychain';
   if (program === 'aws' && args[0] === 'configure' && args[1] === 'get' && /secret|session_token/i.test(args[2] ?? '')) return 'prints the AWS secret key';
   if (program === 'vault' && args[0] === 'kv' && args[1] === 'get') return 'reads a secret from Vault';
-  if (program === 'kubectl' && args[0] === 'get' && /^secrets?$/.test(args[1] ?? '') && args.some((a) => /^-o|^--output/.test(a))) return 'dumps Kubernetes secrets';
+  if (program === 'kubectl' && args[0] === 'get' && /^secrets?$/.test(args[1] ?? '') && args.some((a) => /^-o|^--output/.test(a)))
+    return 'dumps Kubernetes secrets';
   return null;
 }
 
@@ -69,7 +87,9 @@ function historyWipe(c: ShellCommand): string | null {
   const unset = program === 'unset' ? args.find((a) => HISTORY_VARIABLES.test(a)) : undefined;
   if (unset) return `unsets ${unset} to stop recording history`;
   const exported = ['export', 'declare', 'typeset'].includes(program) ? args.map((a) => a.split('=') as [string, string]) : [];
-  const bad = [...c.assignments, ...exported].find(([k, v]) => (k === 'HISTFILE' && (v === '/dev/null' || v === '')) || (/^HIST(?:FILE)?SIZE$/.test(k) && v === '0'));
+  const bad = [...c.assignments, ...exported].find(
+    ([k, v]) => (k === 'HISTFILE' && (v === '/dev/null' || v === '')) || (/^HIST(?:FILE)?SIZE$/.test(k) && v === '0'),
+  );
   if (bad) return `sets ${bad[0]}=${bad[1] === '' ? '""' : bad[1]} to stop recording history`;
   if (program === 'set' && args.includes('+o') && args.includes('history')) return 'turns shell history off';
   const writes = c.redirects.filter((r) => /^(?:>|>\||&>)$/.test(r.op)).map((r) => r.target);
@@ -89,12 +109,17 @@ const HOST_MOUNT = /^(?:--volume=|-v)?\/(?::|var\/run\/docker\.sock|run\/docker\
 function sabotage(program: string, args: string[]): Hit[] {
   const hits: Hit[] = [];
   const sub = args[0] ?? '';
-  if (SHUTDOWN.has(program) || (program === 'init' && ['0', '6'].includes(sub)) || (program === 'systemctl' && ['poweroff', 'reboot', 'halt', 'kexec'].includes(sub))) {
+  if (
+    SHUTDOWN.has(program) ||
+    (program === 'init' && ['0', '6'].includes(sub)) ||
+    (program === 'systemctl' && ['poweroff', 'reboot', 'halt', 'kexec'].includes(sub))
+  ) {
     hits.push(['shutdown', 'high', 'shuts down or reboots the machine']);
   }
   const killAll = (program === 'kill' || program === 'pkill') && args.includes('-1') && args.some((a) => /^-(?:9|kill|sigkill)$/i.test(a));
   if (killAll || program === 'killall5') hits.push(['kill_all', 'high', 'kills every process']);
-  if ((program === 'iptables' || program === 'ip6tables') && args.some((a) => a === '-F' || a === '--flush')) hits.push(['firewall', 'medium', 'flushes the firewall rules']);
+  if ((program === 'iptables' || program === 'ip6tables') && args.some((a) => a === '-F' || a === '--flush'))
+    hits.push(['firewall', 'medium', 'flushes the firewall rules']);
   if (program === 'ufw' && sub === 'disable') hits.push(['firewall', 'medium', 'disables the firewall']);
   if (program === 'setenforce' && sub === '0') hits.push(['firewall', 'medium', 'disables SELinux']);
   if (program === 'crontab' && args.includes('-r')) hits.push(['cron', 'medium', 'removes every cron job']);

@@ -8,18 +8,60 @@ import { CommandRisk, Severity } from './command-risk';
 import { codeArgument } from './remote-code';
 
 const SYSTEM_DIRS = new Set([
-  '/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/boot', '/var', '/opt', '/srv',
-  '/sys', '/proc', '/dev', '/run', '/usr/bin', '/usr/lib', '/usr/local', '/usr/sbin', '/var/lib',
-  '/system', '/library', '/applications', '/private', '/home', '/users',
+  '/etc',
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/boot',
+  '/var',
+  '/opt',
+  '/srv',
+  '/sys',
+  '/proc',
+  '/dev',
+  '/run',
+  '/usr/bin',
+  '/usr/lib',
+  '/usr/local',
+  '/usr/sbin',
+  '/var/lib',
+  '/system',
+  '/library',
+  '/applications',
+  '/private',
+  '/home',
+  '/users',
 ]);
 
 const BLOCK_DEVICE = /^\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|mapper\/|md\d|dm-\d|root$|mem$|kmem$|port$)/;
 
 /** find predicates that select some files rather than all of them. */
 const FIND_FILTERS = new Set([
-  '-name', '-iname', '-path', '-ipath', '-wholename', '-regex', '-iregex', '-newer', '-mtime',
-  '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-size', '-user', '-group', '-perm', '-empty',
-  '-links', '-inum', '-samefile',
+  '-name',
+  '-iname',
+  '-path',
+  '-ipath',
+  '-wholename',
+  '-regex',
+  '-iregex',
+  '-newer',
+  '-mtime',
+  '-mmin',
+  '-atime',
+  '-amin',
+  '-ctime',
+  '-cmin',
+  '-size',
+  '-user',
+  '-group',
+  '-perm',
+  '-empty',
+  '-links',
+  '-inum',
+  '-samefile',
 ]);
 
 type TargetClass = 'root' | 'home' | 'system' | 'workspace' | 'maybe-root' | null;
@@ -46,7 +88,10 @@ function classifyGlob(key: string, raw: string): { cls: TargetClass; shown: stri
 
 function classifyTarget(raw: string, cwd: string): { cls: TargetClass; shown: string } {
   if (raw.includes(UNKNOWN_EXPANSION) || /^\$/.test(raw)) {
-    const rest = raw.split(UNKNOWN_EXPANSION).join('$_').replace(/^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?)+/, '');
+    const rest = raw
+      .split(UNKNOWN_EXPANSION)
+      .join('$_')
+      .replace(/^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?)+/, '');
     return { cls: rest === '' || /^\/\*?$/.test(rest) ? 'maybe-root' : null, shown: raw };
   }
   // `dir/*`, `dir/.*` and `dir/*/` (after normalizing) delete the directory's content: as bad as `dir`.
@@ -75,13 +120,14 @@ function describeTarget(cls: Exclude<TargetClass, null>, shown: string): string 
 export function recursiveDelete(c: ShellCommand): CommandRisk[] {
   const { program, args } = c.unwrapped;
   const out: CommandRisk[] = [];
-  const risk = (severity: Severity, description: string) => out.push({
-    rule: 'recursive_delete',
-    severity,
-    description,
-    command: c,
-    category: 'dangerous_command',
-  });
+  const risk = (severity: Severity, description: string) =>
+    out.push({
+      rule: 'recursive_delete',
+      severity,
+      description,
+      command: c,
+      category: 'dangerous_command',
+    });
   if (program === 'rm') {
     const f = flagsOf(args);
     if (f.long.has('--no-preserve-root')) risk('critical', 'recursive delete with --no-preserve-root');
@@ -114,14 +160,17 @@ export function recursiveDelete(c: ShellCommand): CommandRisk[] {
 
 export function diskWipe(c: ShellCommand): string | null {
   const { program, args } = c.unwrapped;
-  const devices = [...args, ...c.redirects.map((r) => r.target)].map((a) => a.replace(/^of=/, '')).filter((a) => BLOCK_DEVICE.test(normalizePath(a, c.cwd).key));
+  const devices = [...args, ...c.redirects.map((r) => r.target)]
+    .map((a) => a.replace(/^of=/, ''))
+    .filter((a) => BLOCK_DEVICE.test(normalizePath(a, c.cwd).key));
   const outRedirectToDevice = c.redirects.find((r) => /^(?:>|>>|>\||&>|&>>|1>)$/.test(r.op) && BLOCK_DEVICE.test(normalizePath(r.target, c.cwd).key));
   if (outRedirectToDevice) return `overwrites block device ${outRedirectToDevice.target}`;
   if (program === 'dd') {
     const of = args.find((a) => a.startsWith('of='));
     if (of && BLOCK_DEVICE.test(normalizePath(of.slice(3), c.cwd).key)) return `overwrites block device ${of.slice(3)} with dd`;
   }
-  if (/^(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|mkntfs|mkdosfs|newfs|wipefs|blkdiscard)$/.test(program)) return `formats or wipes ${devices[0] ?? 'a disk'} (${program})`;
+  if (/^(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|mkntfs|mkdosfs|newfs|wipefs|blkdiscard)$/.test(program))
+    return `formats or wipes ${devices[0] ?? 'a disk'} (${program})`;
   if (program === 'shred' && devices.length > 0) return `shreds block device ${devices[0]}`;
   if (program === 'sgdisk' && args.some((a) => a === '-Z' || a === '--zap-all')) return 'destroys the partition table (sgdisk --zap-all)';
   if (program === 'diskutil' && args.some((a) => /^(?:erase|zero|secureerase|reformat)/i.test(a))) return `erases a disk (diskutil ${args[0]})`;
@@ -134,7 +183,10 @@ export function forkBomb(c: ShellCommand, pipeline: ShellCommand[], functions: R
     return `fork bomb: function "${c.argv[0]}" pipes itself into itself`;
   }
   const code = codeArgument(c);
-  if (code && /fork[\s;]{0,5}while[\s(]{0,5}fork|while[\s(]{0,5}(?:1|true)[\s):]{0,5}[{:]?[\s]{0,5}(?:os\.)?fork\s?\(|for\s?\(\s?;\s?;\s?\)\s?\{?\s?fork/i.test(code)) {
+  if (
+    code &&
+    /fork[\s;]{0,5}while[\s(]{0,5}fork|while[\s(]{0,5}(?:1|true)[\s):]{0,5}[{:]?[\s]{0,5}(?:os\.)?fork\s?\(|for\s?\(\s?;\s?;\s?\)\s?\{?\s?fork/i.test(code)
+  ) {
     return `fork bomb in a ${p} one-liner`;
   }
   return null;
@@ -147,17 +199,21 @@ export function permissionsOnSystem(c: ShellCommand): CommandRisk[] {
   const f = flagsOf(args);
   const recursive = f.short.has('R') || f.long.has('--recursive');
   const [mode, ...targets] = f.operands;
-  const worldWritable = program === 'chmod' && /^(?:[0-7]?[0-7][0-7][2367]|[ugoa]*[+=][rwxXst]*w[rwxXst]*)$/.test(mode ?? '') && (/^[0-7]+$/.test(mode ?? '') || /^[oa]|^[+=]/.test(mode ?? ''));
+  const worldWritable =
+    program === 'chmod' &&
+    /^(?:[0-7]?[0-7][0-7][2367]|[ugoa]*[+=][rwxXst]*w[rwxXst]*)$/.test(mode ?? '') &&
+    (/^[0-7]+$/.test(mode ?? '') || /^[oa]|^[+=]/.test(mode ?? ''));
   for (const t of targets) {
     const { cls, shown } = classifyTarget(t, c.cwd);
     if (cls === 'root' || cls === 'system' || cls === 'home') {
-      if (recursive || cls === 'root') out.push({
-        rule: 'system_permissions',
-        severity: 'critical',
-        description: `${program} ${recursive ? '-R ' : ''}${mode} on ${describeTarget(cls, shown)}`,
-        command: c,
-        category: 'dangerous_command',
-      });
+      if (recursive || cls === 'root')
+        out.push({
+          rule: 'system_permissions',
+          severity: 'critical',
+          description: `${program} ${recursive ? '-R ' : ''}${mode} on ${describeTarget(cls, shown)}`,
+          command: c,
+          category: 'dangerous_command',
+        });
     } else if (recursive && worldWritable && cls === 'workspace') {
       out.push({
         rule: 'world_writable',

@@ -17,7 +17,8 @@ export interface CodeSpan {
 
 const WARNING = /\b(?:never|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|refuse to|forbidden|dangerous)\b[^.\n]{0,40}$/i;
 /** Case-sensitive: commands are lowercase, sentences start with a capital ("Cat photos"). */
-const PLAIN_PROGRAM = /(?<![\w./~$-])(?:(?:sudo|doas)[ \t]{1,3})?(?:rm|dd|mkfs(?:\.[a-z0-9]{1,8})?|wipefs|shred|chmod|chown|find|mv|cat|tar|zip|scp|curl|wget|nc|ncat|socat|bash|sh|zsh|python3?|perl|ruby|php|node|history|unset|crontab)(?=[ \t])|:\(\)[ \t]?\{/g;
+const PLAIN_PROGRAM =
+  /(?<![\w./~$-])(?:(?:sudo|doas)[ \t]{1,3})?(?:rm|dd|mkfs(?:\.[a-z0-9]{1,8})?|wipefs|shred|chmod|chown|find|mv|cat|tar|zip|scp|curl|wget|nc|ncat|socat|bash|sh|zsh|python3?|perl|ruby|php|node|history|unset|crontab)(?=[ \t])|:\(\)[ \t]?\{/g;
 /** End of a clause: punctuation after a word (not `find .`), a double or curly quote, a conjunction. */
 const CLAUSE_END = /(?<!\s)[.!?,](?=\s|$)|["\u201c\u201d\u2018\u2019]|\s(?:and|then|or|to|so|before|after|if|when|which|because|until|while)\s/;
 

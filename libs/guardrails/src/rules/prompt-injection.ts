@@ -28,7 +28,8 @@ function firstMatch(res: readonly RegExp[]): (text: string) => string | null {
   };
 }
 
-const DATA_WORDS = /\b(?:contents?|data|files?|secrets?|keys?|tokens?|credentials?|passwords?|env|environment|history|conversation|chat|cookies|codebase|repo(?:sitory)?|source code|ssh|logs?)\b|~\/\.[a-z]|\.(?:env|npmrc|pypirc|netrc|git-credentials)\b|id_(?:rsa|ed25519|ecdsa)/i;
+const DATA_WORDS =
+  /\b(?:contents?|data|files?|secrets?|keys?|tokens?|credentials?|passwords?|env|environment|history|conversation|chat|cookies|codebase|repo(?:sitory)?|source code|ssh|logs?)\b|~\/\.[a-z]|\.(?:env|npmrc|pypirc|netrc|git-credentials)\b|id_(?:rsa|ed25519|ecdsa)/i;
 const EXFIL_VERBS = /\b(?:send|post|upload|exfiltrate|transmit|forward|leak|copy|sync|pipe|beacon)\b/.source;
 /**
  * A bare host or IPv4 address (with optional port and path) right after "to"/"into"/"at"/"via".
@@ -41,7 +42,8 @@ const BARE_TARGET = new RegExp(
     '(?::\\d{1,5})?(?![\\w@-])',
   'gi',
 );
-const EXFIL_HOSTS = /\b(?:webhook\.site|requestbin\.(?:com|net)|[a-z0-9-]{1,63}\.pipedream\.net|[a-z0-9-]{1,63}\.ngrok(?:-free)?\.(?:io|app)|burpcollaborator\.net|[a-z0-9-]{1,63}\.oast\.[a-z]{2,5}|interact\.sh|canarytokens\.com|pastebin\.com|transfer\.sh|discord(?:app)?\.com\/api\/webhooks)\b/i;
+const EXFIL_HOSTS =
+  /\b(?:webhook\.site|requestbin\.(?:com|net)|[a-z0-9-]{1,63}\.pipedream\.net|[a-z0-9-]{1,63}\.ngrok(?:-free)?\.(?:io|app)|burpcollaborator\.net|[a-z0-9-]{1,63}\.oast\.[a-z]{2,5}|interact\.sh|canarytokens\.com|pastebin\.com|transfer\.sh|discord(?:app)?\.com\/api\/webhooks)\b/i;
 
 const DETECTORS: readonly Detector[] = [
   {
@@ -55,7 +57,7 @@ const DETECTORS: readonly Detector[] = [
   {
     id: 'role_override',
     points: 50,
-    what: 'tries to replace the agent\'s role or system prompt',
+    what: "tries to replace the agent's role or system prompt",
     find: firstMatch([
       /\b(?:you are now|from now on,? you are|act as|pretend to be)\b[^\n]{0,40}?\b(?:unrestricted|jailbroken|dan|without (?:any )?(?:restrictions|limits|rules|filters))\b/i,
       /\bdeveloper mode (?:enabled|on)\b|\bdo anything now\b|\bnew system prompt\b|<\/?system>|\[\/?system\]/i,
@@ -77,7 +79,8 @@ const DETECTORS: readonly Detector[] = [
     points: 50,
     what: 'tells the agent to send data to an outside URL or host',
     find: (text, allowlist) => {
-      const re = /\b(?:send|post|upload|exfiltrate|transmit|forward|leak|copy|sync|pipe|beacon)\b[^\n]{0,80}?\b(?:to|into|at|via)\b[^\n]{0,20}?(?:https?|ftp|wss?):\/\/[^\s"'<>)]{1,200}/gi;
+      const re =
+        /\b(?:send|post|upload|exfiltrate|transmit|forward|leak|copy|sync|pipe|beacon)\b[^\n]{0,80}?\b(?:to|into|at|via)\b[^\n]{0,20}?(?:https?|ftp|wss?):\/\/[^\s"'<>)]{1,200}/gi;
       for (const m of text.matchAll(re)) if (DATA_WORDS.test(m[0])) return m[0];
       for (const m of text.matchAll(BARE_TARGET)) {
         const host = normalizeHost(m[1]);
@@ -158,11 +161,12 @@ export function promptInjectionFindings(prompt: string, allowlist: readonly stri
     });
   }
   const comment = htmlComment(text);
-  if (comment) out.push({
-    category: 'prompt_injection',
-    points: 15,
-    reason: `prompt hides text in an HTML comment: "${excerpt(comment)}"`,
-  });
+  if (comment)
+    out.push({
+      category: 'prompt_injection',
+      points: 15,
+      reason: `prompt hides text in an HTML comment: "${excerpt(comment)}"`,
+    });
   for (const m of text.matchAll(BASE64_RUN)) {
     const run = m[0];
     if (!/[a-z]/.test(run) || !/[A-Z]/.test(run) || !/[0-9]/.test(run)) continue;

@@ -8,8 +8,21 @@ import { CommandRisk } from './command-risk';
 const NETWORK_TOOLS = new Set(['nc', 'ncat', 'netcat', 'nc.traditional', 'nc.openbsd', 'telnet', 'socat', 'openssl']);
 
 const DOWNLOADERS = new Set([
-  'curl', 'wget', 'fetch', 'http', 'https', 'httpie', 'xh', 'aria2c', 'lynx', 'lwp-request', 'nc',
-  'ncat', 'netcat', 'iwr', 'invoke-webrequest',
+  'curl',
+  'wget',
+  'fetch',
+  'http',
+  'https',
+  'httpie',
+  'xh',
+  'aria2c',
+  'lynx',
+  'lwp-request',
+  'nc',
+  'ncat',
+  'netcat',
+  'iwr',
+  'invoke-webrequest',
 ]);
 
 const DECODERS: ReadonlyArray<[string, (a: string[]) => boolean]> = [
@@ -37,7 +50,8 @@ export function reverseShell(c: ShellCommand, pipeline: ShellCommand[]): string 
   }
   if (/^(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)$/.test(program)) {
     const f = flagsOf(args);
-    if (f.short.has('e') || f.short.has('c') || f.long.has('--exec') || f.long.has('--sh-exec') || f.long.has('--lua-exec')) return `${program} -e hands a shell to the network (reverse/bind shell)`;
+    if (f.short.has('e') || f.short.has('c') || f.long.has('--exec') || f.long.has('--sh-exec') || f.long.has('--lua-exec'))
+      return `${program} -e hands a shell to the network (reverse/bind shell)`;
   }
   if (program === 'socat' && args.some((a) => /^(?:exec|system):/i.test(a))) return 'socat connects a program to the network (reverse shell)';
   const code = codeArgument(c)?.toLowerCase();
@@ -74,23 +88,29 @@ export function pipeToInterpreter(c: ShellCommand, pipeline: ShellCommand[]): Co
   const upstream = pipeline.slice(0, k);
   const dl = upstream.find(isDownloader);
   const shown = canonicalPipeline(pipeline);
-  if (dl) return [{
-    rule: 'pipe_to_interpreter',
-    severity: 'high',
-    description: `pipes a download (${dl.unwrapped.program}) straight into ${u.program}`,
-    command: c,
-    shown,
-    category: 'dangerous_command',
-  }];
+  if (dl)
+    return [
+      {
+        rule: 'pipe_to_interpreter',
+        severity: 'high',
+        description: `pipes a download (${dl.unwrapped.program}) straight into ${u.program}`,
+        command: c,
+        shown,
+        category: 'dangerous_command',
+      },
+    ];
   const dec = upstream.map(decoderName).find((d) => d !== null);
-  if (dec) return [{
-    rule: 'pipe_to_interpreter',
-    severity: 'high',
-    description: `pipes ${dec}-decoded data into ${u.program} (hidden script)`,
-    command: c,
-    shown,
-    category: 'dangerous_command',
-  }];
+  if (dec)
+    return [
+      {
+        rule: 'pipe_to_interpreter',
+        severity: 'high',
+        description: `pipes ${dec}-decoded data into ${u.program} (hidden script)`,
+        command: c,
+        shown,
+        category: 'dangerous_command',
+      },
+    ];
   return [];
 }
 
@@ -99,13 +119,17 @@ export function substitutedDownloadRuns(c: ShellCommand): CommandRisk[] {
   const u = c.unwrapped;
   const runsCode = isInterpreter(u) || ['eval', 'source', '.'].includes(u.program);
   const dl = runsCode ? c.substituted.find(isDownloader) : undefined;
-  return dl ? [{
-    rule: 'remote_code',
-    severity: 'high',
-    description: `runs code downloaded by ${dl.unwrapped.program} in ${u.program}`,
-    command: c,
-    category: 'dangerous_command',
-  }] : [];
+  return dl
+    ? [
+        {
+          rule: 'remote_code',
+          severity: 'high',
+          description: `runs code downloaded by ${dl.unwrapped.program} in ${u.program}`,
+          command: c,
+          category: 'dangerous_command',
+        },
+      ]
+    : [];
 }
 
 /** Files a pipeline writes from decoded data: `echo ... | base64 -d > /tmp/x`. */
@@ -161,7 +185,13 @@ export function downloadedFiles(c: ShellCommand, pipeline: readonly ShellCommand
   const { program, args } = c.unwrapped;
   const files = program === 'curl' || program === 'wget' ? fetchOutputs(program, args) : [];
   const upstream = pipeline.slice(0, pipeline.indexOf(c) + 1);
-  if (upstream.some((s) => isDownloader(s) && (!['curl', 'wget'].includes(s.unwrapped.program) || fetchOutputs(s.unwrapped.program as 'curl' | 'wget', s.unwrapped.args).includes('-')))) {
+  if (
+    upstream.some(
+      (s) =>
+        isDownloader(s) &&
+        (!['curl', 'wget'].includes(s.unwrapped.program) || fetchOutputs(s.unwrapped.program as 'curl' | 'wget', s.unwrapped.args).includes('-')),
+    )
+  ) {
     files.push(...c.redirects.filter((r) => STDOUT_REDIRECT.test(r.op) && r.fd !== '2').map((r) => r.target));
     if (program === 'tee' && c !== upstream[0]) files.push(...flagsOf(args).operands);
   }
@@ -170,7 +200,10 @@ export function downloadedFiles(c: ShellCommand, pipeline: readonly ShellCommand
 
 export function runsFile(c: ShellCommand, files: ReadonlySet<string>): string | null {
   const u = c.unwrapped;
-  const candidates = [u.programPath, ...(isInterpreter(u) || u.program === 'source' || u.program === '.' ? u.args.filter((a) => !a.startsWith('-')).slice(0, 1) : [])];
+  const candidates = [
+    u.programPath,
+    ...(isInterpreter(u) || u.program === 'source' || u.program === '.' ? u.args.filter((a) => !a.startsWith('-')).slice(0, 1) : []),
+  ];
   for (const cand of candidates) {
     if (cand && files.has(normalizePath(cand, c.cwd).key)) return cand;
   }

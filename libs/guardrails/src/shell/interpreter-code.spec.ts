@@ -1,7 +1,7 @@
 import { interpreterCode, shellCallsIn } from './interpreter-code';
 
 describe('interpreterCode', () => {
-  it('follows each interpreter\'s own options', () => {
+  it("follows each interpreter's own options", () => {
     expect(interpreterCode('node', ['-p', 'CODE'])).toBe('CODE');
     expect(interpreterCode('node', ['--print', 'CODE'])).toBe('CODE');
     expect(interpreterCode('node', ['--eval=CODE'])).toBe('CODE');

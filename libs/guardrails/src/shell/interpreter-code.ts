@@ -25,7 +25,18 @@ const NODE_LIKE: InterpreterOptions = {
   code: 'ep',
   value: 'rC',
   split: true,
-  long: { '--eval': 'code', '--print': 'code', '--require': 'value', '--import': 'value', '--conditions': 'value', '--input-type': 'value', '--loader': 'value', '--experimental-loader': 'value', '--env-file': 'value', '--title': 'value' },
+  long: {
+    '--eval': 'code',
+    '--print': 'code',
+    '--require': 'value',
+    '--import': 'value',
+    '--conditions': 'value',
+    '--input-type': 'value',
+    '--loader': 'value',
+    '--experimental-loader': 'value',
+    '--env-file': 'value',
+    '--title': 'value',
+  },
 };
 
 const OPTIONS: Readonly<Record<string, InterpreterOptions>> = {
@@ -93,7 +104,8 @@ function readCluster(a: string, spec: InterpreterOptions): { code?: string; want
   return { wantsCode };
 }
 
-const SHELL_CALL = /\b(?:system|popen|exec[a-z]{0,4}|execSync|spawnSync|check_output|check_call|call|run|Popen|getoutput|getstatusoutput|shell_exec|passthru|proc_open)\s{0,3}\(\s{0,3}(?:\[([^\]]{1,2000})\]|(['"`])([^'"`]{1,2000})\2)/g;
+const SHELL_CALL =
+  /\b(?:system|popen|exec[a-z]{0,4}|execSync|spawnSync|check_output|check_call|call|run|Popen|getoutput|getstatusoutput|shell_exec|passthru|proc_open)\s{0,3}\(\s{0,3}(?:\[([^\]]{1,2000})\]|(['"`])([^'"`]{1,2000})\2)/g;
 /** AppleScript hands a string to sh without parentheses. */
 const DO_SHELL_SCRIPT = /\bdo shell script\s{1,3}"([^"]{1,2000})"/gi;
 

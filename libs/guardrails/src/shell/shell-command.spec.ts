@@ -63,8 +63,14 @@ describe('nestedScripts', () => {
     expect(nested(['script', '-qc', 'id', '/dev/null'])).toEqual([{ script: 'id', via: 'script -c' }]);
     expect(nested(['tmux', 'new-session', '-d', '-s', 'x', 'rm', '-rf', '/'])).toEqual([{ script: 'rm -rf /', via: 'tmux new-session' }]);
     expect(nested(['tmux', 'send-keys', '-t', 'x', 'rm -rf /', 'Enter'])).toEqual([{ script: 'rm -rf /\n', via: 'tmux send-keys' }]);
-    expect(nested(['parallel', '-j', '4', 'rm -rf {}', ':::', 'a', 'b'])).toEqual([{ script: 'rm -rf a', via: 'parallel' }, { script: 'rm -rf b', via: 'parallel' }]);
-    expect(nested(['parallel', ':::', 'id', 'ls'])).toEqual([{ script: 'id', via: 'parallel' }, { script: 'ls', via: 'parallel' }]);
+    expect(nested(['parallel', '-j', '4', 'rm -rf {}', ':::', 'a', 'b'])).toEqual([
+      { script: 'rm -rf a', via: 'parallel' },
+      { script: 'rm -rf b', via: 'parallel' },
+    ]);
+    expect(nested(['parallel', ':::', 'id', 'ls'])).toEqual([
+      { script: 'id', via: 'parallel' },
+      { script: 'ls', via: 'parallel' },
+    ]);
   });
 
   it('finds the code of interpreter one-liners by their own options', () => {

@@ -10,17 +10,52 @@ import { launcherScripts, readsArgsFromStdin } from './launcher-scripts';
 import { UNKNOWN_EXPANSION } from './shell-lexer';
 import { skipWrapper, WRAPPERS } from './shell-wrappers';
 
-export const SHELL_PROGRAMS: ReadonlySet<string> = new Set([
-  'sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'rbash', 'fish', 'tcsh', 'csh',
-]);
+export const SHELL_PROGRAMS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'rbash', 'fish', 'tcsh', 'csh']);
 export const INTERPRETERS: ReadonlySet<string> = new Set([
   ...SHELL_PROGRAMS,
-  'python', 'python2', 'python3', 'perl', 'ruby', 'node', 'nodejs', 'php', 'lua', 'deno', 'bun', 'pwsh', 'powershell', 'osascript',
+  'python',
+  'python2',
+  'python3',
+  'perl',
+  'ruby',
+  'node',
+  'nodejs',
+  'php',
+  'lua',
+  'deno',
+  'bun',
+  'pwsh',
+  'powershell',
+  'osascript',
 ]);
 
 /** Programs a globbed name (`/???/r?`) may resolve to; the first match wins. */
 const KNOWN_PROGRAMS = [
-  'rm', 'dd', 'sh', 'nc', 'cp', 'mv', 'ln', 'su', 'bash', 'mkfs', 'shred', 'curl', 'wget', 'chmod', 'chown', 'python3', 'python', 'perl', 'ruby', 'ncat', 'netcat', 'socat', 'wipefs', 'cat', 'base64',
+  'rm',
+  'dd',
+  'sh',
+  'nc',
+  'cp',
+  'mv',
+  'ln',
+  'su',
+  'bash',
+  'mkfs',
+  'shred',
+  'curl',
+  'wget',
+  'chmod',
+  'chown',
+  'python3',
+  'python',
+  'perl',
+  'ruby',
+  'ncat',
+  'netcat',
+  'socat',
+  'wipefs',
+  'cat',
+  'base64',
 ];
 
 export interface UnwrappedCommand {
@@ -107,10 +142,7 @@ export interface NestedScript {
   via: string;
 }
 
-const SSH_ARG_OPTIONS = new Set([
-  '-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q',
-  '-R', '-S', '-W', '-w',
-]);
+const SSH_ARG_OPTIONS = new Set(['-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w']);
 
 /** Scripts and commands hidden in a command's arguments, to be analysed one level deeper. */
 export function nestedScripts(u: UnwrappedCommand, herestring: string | null): NestedScript[] {

@@ -7,11 +7,7 @@
  * The matcher is the iterative star-backtracking algorithm: at most O(text x pattern)
  * steps, so no pattern can make it backtrack catastrophically.
  */
-type GlobToken =
-  | { kind: 'lit'; ch: string }
-  | { kind: 'any' }
-  | { kind: 'star' }
-  | { kind: 'class'; negate: boolean; ranges: Array<[string, string]> };
+type GlobToken = { kind: 'lit'; ch: string } | { kind: 'any' } | { kind: 'star' } | { kind: 'class'; negate: boolean; ranges: Array<[string, string]> };
 
 export interface CompiledShellPattern {
   source: string;

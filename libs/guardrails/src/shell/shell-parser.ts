@@ -50,10 +50,7 @@ export interface ParsedShell {
   depthExceeded: boolean;
 }
 
-const RESERVED_LEADING = new Set([
-  '!', '{', '}', '(', ')', 'then', 'do', 'else', 'if', 'elif', 'while', 'until', 'fi', 'done',
-  'esac',
-]);
+const RESERVED_LEADING = new Set(['!', '{', '}', '(', ')', 'then', 'do', 'else', 'if', 'elif', 'while', 'until', 'fi', 'done', 'esac']);
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
 const CRON_FILE = /^\/etc\/crontab$|^\/etc\/cron\.(?:d|hourly|daily|weekly|monthly)\/|^\/var\/spool\/cron\//;
 const SEPARATORS = new Set([';', '&', '&&', '||', '(', ')']);
@@ -187,7 +184,10 @@ class ParseContext implements LexHost {
       return null;
     }
     const argv = words.map((w) => w.text);
-    const unwrapped = unwrapCommand(argv, words.map((w) => w.dynamic));
+    const unwrapped = unwrapCommand(
+      argv,
+      words.map((w) => w.dynamic),
+    );
     if (['export', 'declare', 'typeset', 'local', 'readonly'].includes(unwrapped.program)) {
       for (const a of unwrapped.args) {
         const m = ASSIGNMENT.exec(a);
@@ -232,7 +232,10 @@ class ParseContext implements LexHost {
   /** `sh /tmp/x`, `bash x.sh`, `./x.sh` where the file was written above with known content. */
   private writtenScriptRun(u: UnwrappedCommand): { path: string; content: string } | null {
     if (this.written.size === 0) return null;
-    const candidates = [u.programPath, ...(SHELL_PROGRAMS.has(u.program) || u.program === 'source' || u.program === '.' ? u.args.filter((a) => !a.startsWith('-')).slice(0, 1) : [])];
+    const candidates = [
+      u.programPath,
+      ...(SHELL_PROGRAMS.has(u.program) || u.program === 'source' || u.program === '.' ? u.args.filter((a) => !a.startsWith('-')).slice(0, 1) : []),
+    ];
     for (const path of candidates) {
       const content = path ? this.written.get(normalizePath(path, this.cwd).key) : undefined;
       if (content !== undefined) return { path, content };
@@ -272,7 +275,8 @@ class ParseContext implements LexHost {
         // parallel reads its inputs where `:::` would have given them; xargs appends them.
         const parallel = u.program === 'parallel';
         const sep = parallel ? [':::'] : [];
-        if (extra.length > 0) this.pushDerived([u.programPath, ...u.args, ...sep, ...extra.slice(0, 64)], depth + 1, `${parallel ? 'parallel' : 'xargs'} with its piped input`);
+        if (extra.length > 0)
+          this.pushDerived([u.programPath, ...u.args, ...sep, ...extra.slice(0, 64)], depth + 1, `${parallel ? 'parallel' : 'xargs'} with its piped input`);
         continue;
       }
       if (!SHELL_PROGRAMS.has(u.program) || u.args.some((a) => !a.startsWith('-'))) continue;
@@ -385,9 +389,7 @@ export function canonicalCommand(c: ShellCommand): string {
   return parts.filter((p) => p !== '').join(' ');
 }
 
-const GIT_OPTIONS_WITH_VALUE = new Set([
-  '-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env',
-]);
+const GIT_OPTIONS_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
 
 /** `git -C repo --no-pager push` is `git push` as far as patterns go. */
 function withoutGitGlobalOptions(args: readonly string[]): string[] {
@@ -399,7 +401,7 @@ function withoutGitGlobalOptions(args: readonly string[]): string[] {
 /** The same with wrappers kept (`sudo rm -rf /tmp/x`), for patterns that name a wrapper. */
 export function canonicalWithWrappers(c: ShellCommand): string {
   const [first, ...rest] = c.argv;
-  const parts = [first === undefined ? '' : first.split('/').pop() ?? first, ...rest];
+  const parts = [first === undefined ? '' : (first.split('/').pop() ?? first), ...rest];
   for (const r of c.redirects) parts.push(`${r.fd}${r.op}${r.target}`);
   return parts.filter((p) => p !== '').join(' ');
 }

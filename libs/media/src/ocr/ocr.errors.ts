@@ -2,7 +2,10 @@ export type OcrErrorCode = 'OCR_UNAVAILABLE' | 'OCR_TIMEOUT' | 'OCR_INPUT_REJECT
 
 /** Why text could not be read. No HTTP here: the caller decides what the check answers. */
 export class OcrError extends Error {
-  constructor(readonly code: OcrErrorCode, message: string) {
+  constructor(
+    readonly code: OcrErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = new.target.name;
   }

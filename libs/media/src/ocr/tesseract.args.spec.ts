@@ -11,8 +11,23 @@ describe('tesseractLanguage', () => {
   it('covers the 17 languages with 17 distinct packs', () => {
     const codes = ['en', 'es', 'fr', 'de', 'pt', 'it', 'ru', 'tr', 'ar', 'hi', 'id', 'ja', 'ko', 'pl', 'nl', 'sv', 'cs'];
     expect(codes.map(tesseractLanguage)).toEqual([
-      'eng', 'spa+eng', 'fra+eng', 'deu+eng', 'por+eng', 'ita+eng', 'rus+eng', 'tur+eng', 'ara+eng',
-      'hin+eng', 'ind+eng', 'jpn+eng', 'kor+eng', 'pol+eng', 'nld+eng', 'swe+eng', 'ces+eng',
+      'eng',
+      'spa+eng',
+      'fra+eng',
+      'deu+eng',
+      'por+eng',
+      'ita+eng',
+      'rus+eng',
+      'tur+eng',
+      'ara+eng',
+      'hin+eng',
+      'ind+eng',
+      'jpn+eng',
+      'kor+eng',
+      'pol+eng',
+      'nld+eng',
+      'swe+eng',
+      'ces+eng',
     ]);
     expect(new Set(REQUIRED_TESSERACT_PACKS).size).toBe(17);
   });

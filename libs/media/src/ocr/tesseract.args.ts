@@ -5,8 +5,23 @@
 
 /** The service's 17 languages (ISO 639-1) -> tesseract traineddata pack. */
 export const TESSERACT_PACKS: Readonly<Record<string, string>> = Object.freeze({
-  en: 'eng', es: 'spa', fr: 'fra', de: 'deu', pt: 'por', it: 'ita', ru: 'rus', tr: 'tur', ar: 'ara',
-  hi: 'hin', id: 'ind', ja: 'jpn', ko: 'kor', pl: 'pol', nl: 'nld', sv: 'swe', cs: 'ces',
+  en: 'eng',
+  es: 'spa',
+  fr: 'fra',
+  de: 'deu',
+  pt: 'por',
+  it: 'ita',
+  ru: 'rus',
+  tr: 'tur',
+  ar: 'ara',
+  hi: 'hin',
+  id: 'ind',
+  ja: 'jpn',
+  ko: 'kor',
+  pl: 'pol',
+  nl: 'nld',
+  sv: 'swe',
+  cs: 'ces',
 });
 
 /** Every pack the service may ask for: what `apt install tesseract-ocr-<pack>` must provide. */
@@ -19,7 +34,12 @@ export const REQUIRED_TESSERACT_PACKS: readonly string[] = Object.freeze(Object.
  * cannot smuggle an option onto the command line.
  */
 export function tesseractLanguage(language: string): string {
-  const primary = /^[a-z]{2,3}/.exec(String(language ?? '').trim().toLowerCase())?.[0] ?? '';
+  const primary =
+    /^[a-z]{2,3}/.exec(
+      String(language ?? '')
+        .trim()
+        .toLowerCase(),
+    )?.[0] ?? '';
   const pack = Object.prototype.hasOwnProperty.call(TESSERACT_PACKS, primary) ? TESSERACT_PACKS[primary] : 'eng';
   return pack === 'eng' ? 'eng' : `${pack}+eng`;
 }

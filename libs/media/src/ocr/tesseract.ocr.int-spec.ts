@@ -33,7 +33,9 @@ describe('readTextInImage (tesseract)', () => {
   });
 
   it('gives an empty string for an image without text', async () => {
-    const blank = await sharp({ create: { width: 600, height: 200, channels: 3, background: 'white' } }).png().toBuffer();
+    const blank = await sharp({ create: { width: 600, height: 200, channels: 3, background: 'white' } })
+      .png()
+      .toBuffer();
     expect((await readTextInImage(blank, { language: 'en', timeoutMs: 10_000 })).text).toBe('');
   });
 
@@ -50,15 +52,18 @@ describe('readTextInImage (tesseract)', () => {
     expect(text).toBe('I will'); // "| will kill you tonight\n" cut at 6 bytes
   });
 
-  it('rejects with OCR_FAILED and tesseract\'s message when it cannot read the image', async () => {
+  it("rejects with OCR_FAILED and tesseract's message when it cannot read the image", async () => {
     const cut = (await textImage('hello')).subarray(0, 60); // a PNG header, then nothing
     await expect(readTextInImage(cut, { language: 'en', timeoutMs: 10_000 })).rejects.toMatchObject({
-      code: 'OCR_FAILED', message: expect.stringMatching(/exited with code 1: .*png/is),
+      code: 'OCR_FAILED',
+      message: expect.stringMatching(/exited with code 1: .*png/is),
     });
   });
 
   it('names a missing binary as OcrUnavailableError', async () => {
-    const err = await readTextInImage(await textImage('hello'), { language: 'en', timeoutMs: 5_000, binary: '/nonexistent/tesseract' }).catch((e: unknown) => e);
+    const err = await readTextInImage(await textImage('hello'), { language: 'en', timeoutMs: 5_000, binary: '/nonexistent/tesseract' }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(OcrUnavailableError);
     expect((err as Error).message).toMatch(/cannot run "\/nonexistent\/tesseract" \(ENOENT\)/);
   });
@@ -66,7 +71,10 @@ describe('readTextInImage (tesseract)', () => {
   it('refuses what is not a PNG, too many bytes or too many pixels, before running anything', async () => {
     const png = await textImage('hello');
     const jpeg = await sharp(png).jpeg().toBuffer();
-    await expect(readTextInImage(jpeg, { language: 'en', timeoutMs: 5_000 })).rejects.toMatchObject({ code: 'OCR_INPUT_REJECTED', message: 'the image for OCR is not a PNG' });
+    await expect(readTextInImage(jpeg, { language: 'en', timeoutMs: 5_000 })).rejects.toMatchObject({
+      code: 'OCR_INPUT_REJECTED',
+      message: 'the image for OCR is not a PNG',
+    });
     await expect(readTextInImage(png, { language: 'en', timeoutMs: 5_000, maxInputBytes: 100 })).rejects.toThrow(/more than 100$/);
     await expect(readTextInImage(png, { language: 'en', timeoutMs: 5_000, maxPixels: 1000 })).rejects.toThrow(/600×200, more than 1000 pixels/);
   });

@@ -20,38 +20,64 @@ async function look(jpeg: Buffer) {
 }
 
 describe('cutEvidenceFrame', () => {
-  it('gives a JPEG of the frame at the time asked, at full size when it fits maxSide', async () => {
-    const red = await look(await cutEvidenceFrame(clips.small, 1, { maxSide: 1280, timeoutMs: 5_000 }));
-    expect(red).toMatchObject({ format: 'jpeg', width: 320, height: 240 });
-    expect(red.rgb[0]).toBeGreaterThan(200);
-    const blue = await look(await cutEvidenceFrame(clips.small, 3, { maxSide: 1280, timeoutMs: 5_000 }));
-    expect(blue.rgb[2]).toBeGreaterThan(200);
-    expect(blue.rgb[0]).toBeLessThan(40);
-  }, FAST);
+  it(
+    'gives a JPEG of the frame at the time asked, at full size when it fits maxSide',
+    async () => {
+      const red = await look(await cutEvidenceFrame(clips.small, 1, { maxSide: 1280, timeoutMs: 5_000 }));
+      expect(red).toMatchObject({ format: 'jpeg', width: 320, height: 240 });
+      expect(red.rgb[0]).toBeGreaterThan(200);
+      const blue = await look(await cutEvidenceFrame(clips.small, 3, { maxSide: 1280, timeoutMs: 5_000 }));
+      expect(blue.rgb[2]).toBeGreaterThan(200);
+      expect(blue.rgb[0]).toBeLessThan(40);
+    },
+    FAST,
+  );
 
-  it('shrinks the longest side to maxSide, keeping the aspect ratio', async () => {
-    expect(await look(await cutEvidenceFrame(clips.wide, 1, { maxSide: 320, timeoutMs: 5_000 }))).toMatchObject({ width: 320, height: 180 });
-  }, FAST);
+  it(
+    'shrinks the longest side to maxSide, keeping the aspect ratio',
+    async () => {
+      expect(await look(await cutEvidenceFrame(clips.wide, 1, { maxSide: 320, timeoutMs: 5_000 }))).toMatchObject({ width: 320, height: 180 });
+    },
+    FAST,
+  );
 
-  it('turns a video shot upright as players do', async () => {
-    expect(await look(await cutEvidenceFrame(clips.rotated, 0.5, { maxSide: 1280, timeoutMs: 5_000 }))).toMatchObject({ width: 240, height: 320 });
-  }, FAST);
+  it(
+    'turns a video shot upright as players do',
+    async () => {
+      expect(await look(await cutEvidenceFrame(clips.rotated, 0.5, { maxSide: 1280, timeoutMs: 5_000 }))).toMatchObject({ width: 240, height: 320 });
+    },
+    FAST,
+  );
 
-  it('writes a smaller file at a lower quality', async () => {
-    const high = await cutEvidenceFrame(clips.rotated, 0.5, { maxSide: 1280, timeoutMs: 5_000, quality: 95 });
-    const low = await cutEvidenceFrame(clips.rotated, 0.5, { maxSide: 1280, timeoutMs: 5_000, quality: 30 });
-    expect(low.length).toBeLessThan(high.length);
-  }, FAST);
+  it(
+    'writes a smaller file at a lower quality',
+    async () => {
+      const high = await cutEvidenceFrame(clips.rotated, 0.5, { maxSide: 1280, timeoutMs: 5_000, quality: 95 });
+      const low = await cutEvidenceFrame(clips.rotated, 0.5, { maxSide: 1280, timeoutMs: 5_000, quality: 30 });
+      expect(low.length).toBeLessThan(high.length);
+    },
+    FAST,
+  );
 
-  it('says there is no frame past the end', async () => {
-    await expect(cutEvidenceFrame(clips.small, 60, { maxSide: 1280, timeoutMs: 5_000 })).rejects.toMatchObject({
-      code: 'VIDEO_PROCESSING_FAILED', details: 'no frame at 60 s (the video ends before)',
-    });
-  }, FAST);
+  it(
+    'says there is no frame past the end',
+    async () => {
+      await expect(cutEvidenceFrame(clips.small, 60, { maxSide: 1280, timeoutMs: 5_000 })).rejects.toMatchObject({
+        code: 'VIDEO_PROCESSING_FAILED',
+        details: 'no frame at 60 s (the video ends before)',
+      });
+    },
+    FAST,
+  );
 
-  it('stops at the deadline with VIDEO_PROCESSING_FAILED, timed out', async () => {
-    await expect(cutEvidenceFrame(clips.small, 1, { maxSide: 1280, timeoutMs: 1 })).rejects.toMatchObject({
-      code: 'VIDEO_PROCESSING_FAILED', details: 'timed out after 1 ms',
-    });
-  }, FAST);
+  it(
+    'stops at the deadline with VIDEO_PROCESSING_FAILED, timed out',
+    async () => {
+      await expect(cutEvidenceFrame(clips.small, 1, { maxSide: 1280, timeoutMs: 1 })).rejects.toMatchObject({
+        code: 'VIDEO_PROCESSING_FAILED',
+        details: 'timed out after 1 ms',
+      });
+    },
+    FAST,
+  );
 });

@@ -62,5 +62,7 @@ export async function cutEvidenceFrame(file: string, timestamp: number, o: CutEv
   if (stdout.length === 0) throw videoProcessingFailed(`no frame at ${timestamp} s (the video ends before)`);
   const frame = parsePpm(stdout);
   if (!frame) throw videoProcessingFailed('ffmpeg wrote something that is not a PPM frame');
-  return sharp(frame.rgb, { raw: { width: frame.width, height: frame.height, channels: 3 } }).jpeg({ quality }).toBuffer();
+  return sharp(frame.rgb, { raw: { width: frame.width, height: frame.height, channels: 3 } })
+    .jpeg({ quality })
+    .toBuffer();
 }

@@ -8,12 +8,18 @@ function machine(executables: string[], packages: Record<string, unknown> = {}):
 
 describe('locateFfmpeg', () => {
   it('takes FFMPEG_PATH first, with ffprobe beside it', () => {
-    const found = locateFfmpeg({ FFMPEG_PATH: '/opt/ff/ffmpeg', PATH: '/usr/bin' }, machine(['/opt/ff/ffmpeg', '/opt/ff/ffprobe', '/usr/bin/ffmpeg', '/usr/bin/ffprobe']));
+    const found = locateFfmpeg(
+      { FFMPEG_PATH: '/opt/ff/ffmpeg', PATH: '/usr/bin' },
+      machine(['/opt/ff/ffmpeg', '/opt/ff/ffprobe', '/usr/bin/ffmpeg', '/usr/bin/ffprobe']),
+    );
     expect(found).toEqual({ ffmpeg: '/opt/ff/ffmpeg', ffprobe: '/opt/ff/ffprobe', source: 'FFMPEG_PATH' });
   });
 
   it('takes FFPROBE_PATH over the ffprobe beside FFMPEG_PATH', () => {
-    const found = locateFfmpeg({ FFMPEG_PATH: '/opt/ff/ffmpeg', FFPROBE_PATH: '/opt/probe/ffprobe' }, machine(['/opt/ff/ffmpeg', '/opt/ff/ffprobe', '/opt/probe/ffprobe']));
+    const found = locateFfmpeg(
+      { FFMPEG_PATH: '/opt/ff/ffmpeg', FFPROBE_PATH: '/opt/probe/ffprobe' },
+      machine(['/opt/ff/ffmpeg', '/opt/ff/ffprobe', '/opt/probe/ffprobe']),
+    );
     expect(found.ffprobe).toBe('/opt/probe/ffprobe');
   });
 
@@ -39,7 +45,11 @@ describe('locateFfmpeg', () => {
         'ffprobe-static': { path: '/app/node_modules/ffprobe-static/bin/linux/x64/ffprobe' },
       }),
     );
-    expect(found).toEqual({ ffmpeg: '/app/node_modules/ffmpeg-static/ffmpeg', ffprobe: '/app/node_modules/ffprobe-static/bin/linux/x64/ffprobe', source: 'ffmpeg-static' });
+    expect(found).toEqual({
+      ffmpeg: '/app/node_modules/ffmpeg-static/ffmpeg',
+      ffprobe: '/app/node_modules/ffprobe-static/bin/linux/x64/ffprobe',
+      source: 'ffmpeg-static',
+    });
   });
 
   it('then @ffmpeg-installer/ffmpeg, with ffprobe from the PATH when no companion package is installed', () => {

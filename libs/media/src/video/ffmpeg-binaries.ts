@@ -49,7 +49,7 @@ export function locateFfmpeg(env: NodeJS.ProcessEnv, lookup: BinaryLookup): Ffmp
 
   const onPath = (name: string) => searchPath(env, exe(name), lookup);
   const ffmpeg = onPath('ffmpeg');
-  const ffprobe = ffmpeg ? besideOrNull(ffmpeg, lookup) ?? onPath('ffprobe') : null;
+  const ffprobe = ffmpeg ? (besideOrNull(ffmpeg, lookup) ?? onPath('ffprobe')) : null;
   if (ffmpeg && ffprobe) return { ffmpeg, ffprobe, source: 'PATH' };
   tried.push(ffmpeg ? `PATH (ffmpeg at ${ffmpeg}, but no ffprobe)` : 'PATH (no ffmpeg)');
 

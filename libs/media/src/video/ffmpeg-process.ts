@@ -40,7 +40,11 @@ export class FfmpegProcess {
   private readonly child: ChildProcess | null;
   private timedOut = false;
 
-  private constructor(readonly binary: string, args: readonly string[], o: StartOptions) {
+  private constructor(
+    readonly binary: string,
+    args: readonly string[],
+    o: StartOptions,
+  ) {
     let child: ChildProcess | null = null;
     let spawnError: NodeJS.ErrnoException | null = null;
     try {
@@ -69,10 +73,13 @@ export class FfmpegProcess {
     });
     child.stderr!.on('error', () => undefined);
 
-    const timer = setTimeout(() => {
-      this.timedOut = true;
-      this.kill();
-    }, Math.max(1, o.timeoutMs));
+    const timer = setTimeout(
+      () => {
+        this.timedOut = true;
+        this.kill();
+      },
+      Math.max(1, o.timeoutMs),
+    );
     this.finished = new Promise<ProcessEnd>((resolve) => {
       child!.once('error', (err: NodeJS.ErrnoException) => {
         // Not started (ENOENT, EACCES): there will be no exit; 'close' still follows.
@@ -160,7 +167,8 @@ export interface FailureContext {
 export function processFailure(end: ProcessEnd, c: FailureContext): DomainError {
   if (end.spawnError) {
     const code = end.spawnError.code ?? end.spawnError.message;
-    if (code === 'ENOENT' || code === 'EACCES' || code === 'ENOTDIR') return ffmpegUnavailable(`cannot run "${c.binary}" (${code}): install ffmpeg or set FFMPEG_PATH`);
+    if (code === 'ENOENT' || code === 'EACCES' || code === 'ENOTDIR')
+      return ffmpegUnavailable(`cannot run "${c.binary}" (${code}): install ffmpeg or set FFMPEG_PATH`);
     return videoProcessingFailed(`${c.tool} could not be started (${code})`);
   }
   if (end.timedOut) return videoProcessingFailed(`timed out after ${c.timeoutMs} ms`);

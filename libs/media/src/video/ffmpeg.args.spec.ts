@@ -30,16 +30,19 @@ describe('ffmpeg and ffprobe argument lists', () => {
     if (!name.startsWith('ffprobe packets')) expect(after(args, '-max_pixels')).toBe('8294400');
   });
 
-  it.each(ALL.filter(([name]) => !name.startsWith('ffprobe')))('%s: no stdin, no banner, errors only, the first real video stream, output to a pipe', (_name, args) => {
-    expect(args.slice(0, 5)).toEqual(['-nostdin', '-hide_banner', '-loglevel', 'error', '-protocol_whitelist']);
-    expect(after(args, '-codec_whitelist')).toBe('h264,hevc,vp8,libvpx,vp9,libvpx-vp9,libdav1d,libaom-av1,av1,mpeg4,mpeg2video,mjpeg');
-    expect(after(args, '-map')).toBe('0:V:0');
-    expect(args).toEqual(expect.arrayContaining(['-an', '-sn', '-dn']));
-    expect(args[args.length - 1]).toBe('pipe:1');
-    // input options come before -i, output options after
-    expect(args.indexOf('-max_pixels')).toBeLessThan(args.indexOf('-i'));
-    expect(args.indexOf('-frames:v')).toBeGreaterThan(args.indexOf('-i'));
-  });
+  it.each(ALL.filter(([name]) => !name.startsWith('ffprobe')))(
+    '%s: no stdin, no banner, errors only, the first real video stream, output to a pipe',
+    (_name, args) => {
+      expect(args.slice(0, 5)).toEqual(['-nostdin', '-hide_banner', '-loglevel', 'error', '-protocol_whitelist']);
+      expect(after(args, '-codec_whitelist')).toBe('h264,hevc,vp8,libvpx,vp9,libvpx-vp9,libdav1d,libaom-av1,av1,mpeg4,mpeg2video,mjpeg');
+      expect(after(args, '-map')).toBe('0:V:0');
+      expect(args).toEqual(expect.arrayContaining(['-an', '-sn', '-dn']));
+      expect(args[args.length - 1]).toBe('pipe:1');
+      // input options come before -i, output options after
+      expect(args.indexOf('-max_pixels')).toBeLessThan(args.indexOf('-i'));
+      expect(args.indexOf('-frames:v')).toBeGreaterThan(args.indexOf('-i'));
+    },
+  );
 
   it('makes a relative path absolute and never lets a name pass for an option or a URL', () => {
     expect(inputUrl('clip.mp4')).toBe(`file:${process.cwd()}/clip.mp4`);
@@ -49,8 +52,17 @@ describe('ffmpeg and ffprobe argument lists', () => {
 
   it('ffprobe: JSON of the format and the streams, the input last', () => {
     expect(ffprobeArgs(FILE)).toEqual([
-      '-v', 'error', '-protocol_whitelist', 'file,pipe', '-format_whitelist', 'mov,matroska,avi,mpegts',
-      '-print_format', 'json', '-show_format', '-show_streams', `file:${FILE}`,
+      '-v',
+      'error',
+      '-protocol_whitelist',
+      'file,pipe',
+      '-format_whitelist',
+      'mov,matroska,avi,mpegts',
+      '-print_format',
+      'json',
+      '-show_format',
+      '-show_streams',
+      `file:${FILE}`,
     ]);
   });
 
@@ -106,9 +118,7 @@ describe('ffmpeg and ffprobe argument lists', () => {
   });
 
   it('scenes resumed: no first frame, only cuts after the resume point, the gap counted from it', () => {
-    expect(sceneSelectExpr({ threshold: 0.25, minGap: 1.5, after: 0 })).toBe(
-      'gt(t,0)*gt(scene,0.25)*gte(t-if(isnan(prev_selected_t),0,prev_selected_t),1.5)',
-    );
+    expect(sceneSelectExpr({ threshold: 0.25, minGap: 1.5, after: 0 })).toBe('gt(t,0)*gt(scene,0.25)*gte(t-if(isnan(prev_selected_t),0,prev_selected_t),1.5)');
     // MPEG-TS: 20 s decoded before the resume point prime the scene score, none of them kept
     expect(sceneSelectExpr({ threshold: 0.3, minGap: 2, after: 20 })).toBe('gt(t,20)*gt(scene,0.3)*gte(t-if(isnan(prev_selected_t),20,prev_selected_t),2)');
     expect(after(scenesArgs(FILE, { seek: 12.5, threshold: 0.3, minGap: 2, frames: 40, size: 224, after: 0, ...LIMIT }), '-ss')).toBe('12.5');

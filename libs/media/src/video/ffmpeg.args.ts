@@ -58,15 +58,27 @@ export function seekSplit(seek: number, preroll?: number): { input: number; outp
 export function inputArgs(file: string, o: InputOptions): string[] {
   const split = seekSplit(o.seek ?? 0, o.preroll);
   return [
-    '-nostdin', '-hide_banner', '-loglevel', 'error',
-    '-protocol_whitelist', 'file,pipe',
-    '-format_whitelist', DEMUXER_WHITELIST,
-    '-codec_whitelist', DECODER_WHITELIST,
-    '-max_pixels', String(Math.floor(o.maxPixels)),
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-protocol_whitelist',
+    'file,pipe',
+    '-format_whitelist',
+    DEMUXER_WHITELIST,
+    '-codec_whitelist',
+    DECODER_WHITELIST,
+    '-max_pixels',
+    String(Math.floor(o.maxPixels)),
     ...(o.referenceFramesOnly ? ['-skip_frame', 'noref'] : []),
     ...(split.input > 0 ? ['-ss', seconds(split.input)] : []),
-    '-i', inputUrl(file),
-    '-map', '0:V:0', '-an', '-sn', '-dn',
+    '-i',
+    inputUrl(file),
+    '-map',
+    '0:V:0',
+    '-an',
+    '-sn',
+    '-dn',
     // After -i: frames are decoded and dropped up to this point (times count from the input seek).
     ...(split.output > 0 ? ['-ss', seconds(split.output)] : []),
   ];
@@ -103,7 +115,8 @@ export interface SampleArgs extends Omit<InputOptions, 'preroll'> {
 export function sampleArgs(file: string, o: SampleArgs): string[] {
   return [
     ...inputArgs(file, { ...o, referenceFramesOnly: o.referenceFramesOnly ?? true }),
-    '-vf', `fps=fps=${rateOf(o.interval)}:start_time=0:round=up,${scaleTo(o.size)}`,
+    '-vf',
+    `fps=fps=${rateOf(o.interval)}:start_time=0:round=up,${scaleTo(o.size)}`,
     ...rgbOutput(o.frames),
   ];
 }
@@ -146,7 +159,8 @@ export function scenesArgs(file: string, o: SceneArgs): string[] {
     ...inputArgs(file, { ...o, referenceFramesOnly: o.referenceFramesOnly ?? true }),
     // Quotes protect the commas of the expression from the graph parser; `\\:` reaches the
     // metadata filter as `\:`, an escaped colon in its option value.
-    '-vf', `select='${sceneSelectExpr(o)}',metadata=mode=print:file=pipe\\\\:3:direct=1,${scaleTo(o.size)}`,
+    '-vf',
+    `select='${sceneSelectExpr(o)}',metadata=mode=print:file=pipe\\\\:3:direct=1,${scaleTo(o.size)}`,
     ...rgbOutput(o.frames),
   ];
 }
@@ -159,7 +173,16 @@ export function evidenceArgs(file: string, o: InputOptions & { maxSide: number }
   const side = Math.max(1, Math.floor(o.maxSide));
   return [
     ...inputArgs(file, o),
-    '-vf', `scale=w='min(iw,${side})':h='min(ih,${side})':force_original_aspect_ratio=decrease`,
-    '-frames:v', '1', '-pix_fmt', 'rgb24', '-c:v', 'ppm', '-f', 'image2pipe', 'pipe:1',
+    '-vf',
+    `scale=w='min(iw,${side})':h='min(ih,${side})':force_original_aspect_ratio=decrease`,
+    '-frames:v',
+    '1',
+    '-pix_fmt',
+    'rgb24',
+    '-c:v',
+    'ppm',
+    '-f',
+    'image2pipe',
+    'pipe:1',
   ];
 }

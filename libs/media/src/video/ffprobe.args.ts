@@ -10,14 +10,19 @@ export interface ProbeArgsOptions {
 
 export function ffprobeArgs(file: string, o: ProbeArgsOptions = {}): string[] {
   return [
-    '-v', 'error',
-    '-protocol_whitelist', 'file,pipe',
+    '-v',
+    'error',
+    '-protocol_whitelist',
+    'file,pipe',
     // Other demuxers are refused by name ("[png_pipe @ ...] Format not on whitelist"):
     // playlists (HLS, DASH, concat) would otherwise open further files while probing.
-    '-format_whitelist', DEMUXER_WHITELIST,
+    '-format_whitelist',
+    DEMUXER_WHITELIST,
     ...(o.maxPixels ? ['-max_pixels', String(Math.floor(o.maxPixels))] : []),
-    '-print_format', 'json',
-    '-show_format', '-show_streams',
+    '-print_format',
+    'json',
+    '-show_format',
+    '-show_streams',
     inputUrl(file),
   ];
 }
@@ -29,12 +34,18 @@ export function ffprobeArgs(file: string, o: ProbeArgsOptions = {}): string[] {
  */
 export function packetTimesArgs(file: string): string[] {
   return [
-    '-v', 'error',
-    '-protocol_whitelist', 'file,pipe',
-    '-format_whitelist', DEMUXER_WHITELIST,
-    '-select_streams', 'V:0',
-    '-show_entries', 'packet=pts_time,duration_time',
-    '-print_format', 'csv=p=0',
+    '-v',
+    'error',
+    '-protocol_whitelist',
+    'file,pipe',
+    '-format_whitelist',
+    DEMUXER_WHITELIST,
+    '-select_streams',
+    'V:0',
+    '-show_entries',
+    'packet=pts_time,duration_time',
+    '-print_format',
+    'csv=p=0',
     inputUrl(file),
   ];
 }

@@ -4,8 +4,16 @@ import { lacksDuration, packetSpan, parseProbe } from './ffprobe.parser';
 const mp4 = () => ({
   streams: [
     {
-      index: 0, codec_name: 'h264', codec_type: 'video', width: 320, height: 240, r_frame_rate: '25/1', avg_frame_rate: '25/1',
-      duration: '6.000000', nb_frames: '150', disposition: { default: 1, attached_pic: 0, timed_thumbnails: 0 },
+      index: 0,
+      codec_name: 'h264',
+      codec_type: 'video',
+      width: 320,
+      height: 240,
+      r_frame_rate: '25/1',
+      avg_frame_rate: '25/1',
+      duration: '6.000000',
+      nb_frames: '150',
+      disposition: { default: 1, attached_pic: 0, timed_thumbnails: 0 },
     },
   ],
   format: { filename: 'file:/tmp/a.mp4', nb_streams: 1, format_name: 'mov,mp4,m4a,3gp,3g2,mj2', duration: '6.000000' },
@@ -14,7 +22,16 @@ const mp4 = () => ({
 /** Matroska: the stream's duration only as a tag, no frame count; a Vorbis track. */
 const mkv = () => ({
   streams: [
-    { index: 0, codec_name: 'h264', codec_type: 'video', width: 320, height: 240, r_frame_rate: '25/1', avg_frame_rate: '25/1', tags: { DURATION: '00:00:06.003000000' } },
+    {
+      index: 0,
+      codec_name: 'h264',
+      codec_type: 'video',
+      width: 320,
+      height: 240,
+      r_frame_rate: '25/1',
+      avg_frame_rate: '25/1',
+      tags: { DURATION: '00:00:06.003000000' },
+    },
     { index: 1, codec_name: 'vorbis', codec_type: 'audio', r_frame_rate: '0/0', avg_frame_rate: '0/0', tags: { DURATION: '00:00:06.003000000' } },
   ],
   format: { format_name: 'matroska,webm', duration: '6.003000' },
@@ -32,13 +49,27 @@ const failure = (json: unknown, o = {}) => {
 describe('parseProbe', () => {
   it('reads an H.264 MP4', () => {
     expect(parseProbe(mp4())).toEqual({
-      container: 'mp4', codec: 'h264', width: 320, height: 240, durationSeconds: 6, fps: 25, frameCount: 150, hasAudio: false,
+      container: 'mp4',
+      codec: 'h264',
+      width: 320,
+      height: 240,
+      durationSeconds: 6,
+      fps: 25,
+      frameCount: 150,
+      hasAudio: false,
     });
   });
 
   it('reads a Matroska file: duration from the stream tag, audio seen, no frame count', () => {
     expect(parseProbe(mkv())).toEqual({
-      container: 'matroska', codec: 'h264', width: 320, height: 240, durationSeconds: 6.003, fps: 25, frameCount: null, hasAudio: true,
+      container: 'matroska',
+      codec: 'h264',
+      width: 320,
+      height: 240,
+      durationSeconds: 6.003,
+      fps: 25,
+      frameCount: null,
+      hasAudio: true,
     });
   });
 
@@ -62,13 +93,22 @@ describe('parseProbe', () => {
 
   it('skips cover art to find the real video stream', () => {
     const json = mp4();
-    json.streams.unshift({ ...json.streams[0], index: 0, codec_name: 'mjpeg', width: 600, height: 600, disposition: { default: 0, attached_pic: 1, timed_thumbnails: 0 } });
+    json.streams.unshift({
+      ...json.streams[0],
+      index: 0,
+      codec_name: 'mjpeg',
+      width: 600,
+      height: 600,
+      disposition: { default: 0, attached_pic: 1, timed_thumbnails: 0 },
+    });
     expect(parseProbe(json)).toMatchObject({ codec: 'h264', width: 320 });
   });
 
   it('refuses an image demuxer and an unaccepted container as UNSUPPORTED_VIDEO_FORMAT', () => {
     expect(failure({ ...mp4(), format: { format_name: 'png_pipe' } })).toMatchObject({
-      kind: 'invalid', code: 'UNSUPPORTED_VIDEO_FORMAT', details: 'the container is png_pipe; accepted: MP4/MOV/3GP, Matroska/WebM, AVI, MPEG-TS',
+      kind: 'invalid',
+      code: 'UNSUPPORTED_VIDEO_FORMAT',
+      details: 'the container is png_pipe; accepted: MP4/MOV/3GP, Matroska/WebM, AVI, MPEG-TS',
     });
     expect(failure({ ...mp4(), format: { format_name: 'hls' } })).toMatchObject({ code: 'UNSUPPORTED_VIDEO_FORMAT' });
     expect(failure({ ...mp4(), format: { format_name: 'flv', duration: '6' } })).toMatchObject({ code: 'UNSUPPORTED_VIDEO_FORMAT' });
@@ -78,7 +118,8 @@ describe('parseProbe', () => {
     const json = mp4();
     json.streams[0].codec_name = 'prores';
     expect(failure(json)).toMatchObject({
-      code: 'UNSUPPORTED_VIDEO_FORMAT', details: 'the video codec is prores; accepted: h264, hevc, vp8, vp9, av1, mpeg4, mpeg2video, mjpeg',
+      code: 'UNSUPPORTED_VIDEO_FORMAT',
+      details: 'the video codec is prores; accepted: h264, hevc, vp8, vp9, av1, mpeg4, mpeg2video, mjpeg',
     });
   });
 
@@ -86,7 +127,10 @@ describe('parseProbe', () => {
     const audioOnly = mkv();
     audioOnly.streams.shift();
     expect(failure(audioOnly)).toMatchObject({ code: 'INVALID_VIDEO', details: 'the file has no video stream (audio only)' });
-    expect(failure({ streams: [], format: { format_name: 'mov,mp4,m4a,3gp,3g2,mj2' } })).toMatchObject({ code: 'INVALID_VIDEO', details: 'the file has no video stream' });
+    expect(failure({ streams: [], format: { format_name: 'mov,mp4,m4a,3gp,3g2,mj2' } })).toMatchObject({
+      code: 'INVALID_VIDEO',
+      details: 'the file has no video stream',
+    });
   });
 
   it('refuses a video without a duration or a frame size as INVALID_VIDEO', () => {
@@ -109,7 +153,8 @@ describe('parseProbe', () => {
     const huge = mp4();
     Object.assign(huge.streams[0], { width: 8000, height: 8000 });
     expect(failure(huge, { maxPixels: 3840 * 2160 })).toMatchObject({
-      code: 'VIDEO_TOO_LARGE', details: 'the video is 8000×8000 = 64000000 pixels per frame; the limit is 8294400 pixels',
+      code: 'VIDEO_TOO_LARGE',
+      details: 'the video is 8000×8000 = 64000000 pixels per frame; the limit is 8294400 pixels',
     });
     expect(parseProbe(mp4(), { maxPixels: 320 * 240 })).toMatchObject({ width: 320 });
   });

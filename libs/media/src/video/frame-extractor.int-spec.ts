@@ -36,91 +36,164 @@ const colour = (f: ExtractedFrame) => {
 };
 
 describe.each(['sequential', 'seek'] as const)('extractFrames, interval mode, %s', (method) => {
-  it('gives the planned frames in order, each size×size×3 bytes of RGB', async () => {
-    const plan = interval(6, 1, method);
-    const frames = await all(clips.testsrc, plan);
-    expect(frames.map((f) => [f.index, f.timestamp, f.scene])).toEqual([
-      [0, 0, true], [1, 1, false], [2, 2, false], [3, 3, false], [4, 4, false], [5, 5, false],
-    ]);
-    for (const f of frames) expect(f.rgb.length).toBe(SIZE * SIZE * 3);
-  }, FAST);
+  it(
+    'gives the planned frames in order, each size×size×3 bytes of RGB',
+    async () => {
+      const plan = interval(6, 1, method);
+      const frames = await all(clips.testsrc, plan);
+      expect(frames.map((f) => [f.index, f.timestamp, f.scene])).toEqual([
+        [0, 0, true],
+        [1, 1, false],
+        [2, 2, false],
+        [3, 3, false],
+        [4, 4, false],
+        [5, 5, false],
+      ]);
+      for (const f of frames) expect(f.rgb.length).toBe(SIZE * SIZE * 3);
+    },
+    FAST,
+  );
 
-  it('takes the frame shown at each time: red at 1 s, blue at 3 s', async () => {
-    const frames = await all(clips.redBlue, interval(4, 1, method));
-    expect(frames.map((f) => [f.timestamp, colour(f)])).toEqual([[0, 'red'], [1, 'red'], [2, 'blue'], [3, 'blue']]);
-  }, FAST);
+  it(
+    'takes the frame shown at each time: red at 1 s, blue at 3 s',
+    async () => {
+      const frames = await all(clips.redBlue, interval(4, 1, method));
+      expect(frames.map((f) => [f.timestamp, colour(f)])).toEqual([
+        [0, 'red'],
+        [1, 'red'],
+        [2, 'blue'],
+        [3, 'blue'],
+      ]);
+    },
+    FAST,
+  );
 
-  it('takes each frame within a few frames of its time (a grey ramp tells the time)', async () => {
-    const frames = await all(clips.ramp, interval(6, 0.75, method));
-    expect(frames.map((f) => f.timestamp)).toEqual([0, 0.75, 1.5, 2.25, 3, 3.75, 4.5, 5.25]);
-    for (const f of frames) expect(Math.abs(rampTime(f) - f.timestamp)).toBeLessThan(0.2);
-  }, FAST);
+  it(
+    'takes each frame within a few frames of its time (a grey ramp tells the time)',
+    async () => {
+      const frames = await all(clips.ramp, interval(6, 0.75, method));
+      expect(frames.map((f) => f.timestamp)).toEqual([0, 0.75, 1.5, 2.25, 3, 3.75, 4.5, 5.25]);
+      for (const f of frames) expect(Math.abs(rampTime(f) - f.timestamp)).toBeLessThan(0.2);
+    },
+    FAST,
+  );
 
-  it('spreads a widened plan over the whole video', async () => {
-    const frames = await all(clips.ramp, interval(6, 0.5, method, 4));
-    expect(frames.map((f) => f.timestamp)).toEqual([0, 1.5, 3, 4.5]);
-    expect(rampTime(frames[3])).toBeCloseTo(4.5, 0);
-  }, FAST);
+  it(
+    'spreads a widened plan over the whole video',
+    async () => {
+      const frames = await all(clips.ramp, interval(6, 0.5, method, 4));
+      expect(frames.map((f) => f.timestamp)).toEqual([0, 1.5, 3, 4.5]);
+      expect(rampTime(frames[3])).toBeCloseTo(4.5, 0);
+    },
+    FAST,
+  );
 
-  it('resumes at fromIndex with exactly the remaining frames, the same as a full run', async () => {
-    const plan = interval(6, 0.5, method);
-    const full = await all(clips.ramp, plan);
-    const rest = await all(clips.ramp, plan, { fromIndex: 7 });
-    expect(full).toHaveLength(12);
-    expect(rest.map((f) => [f.index, f.timestamp, f.scene])).toEqual(full.slice(7).map((f) => [f.index, f.timestamp, f.scene]));
-    rest.forEach((f, i) => expect(Math.abs(rampTime(f) - rampTime(full[7 + i]))).toBeLessThan(0.2));
-    expect(await all(clips.ramp, plan, { fromIndex: 12 })).toEqual([]);
-  }, FAST);
+  it(
+    'resumes at fromIndex with exactly the remaining frames, the same as a full run',
+    async () => {
+      const plan = interval(6, 0.5, method);
+      const full = await all(clips.ramp, plan);
+      const rest = await all(clips.ramp, plan, { fromIndex: 7 });
+      expect(full).toHaveLength(12);
+      expect(rest.map((f) => [f.index, f.timestamp, f.scene])).toEqual(full.slice(7).map((f) => [f.index, f.timestamp, f.scene]));
+      rest.forEach((f, i) => expect(Math.abs(rampTime(f) - rampTime(full[7 + i]))).toBeLessThan(0.2));
+      expect(await all(clips.ramp, plan, { fromIndex: 12 })).toEqual([]);
+    },
+    FAST,
+  );
 
-  it('reads a WebM without cues or duration, as a browser records it', async () => {
-    const frames = await all(clips.live, interval(4, 1, method), { fromIndex: 1 });
-    expect(frames.map((f) => [f.index, f.timestamp])).toEqual([[1, 1], [2, 2], [3, 3]]);
-  }, FAST);
+  it(
+    'reads a WebM without cues or duration, as a browser records it',
+    async () => {
+      const frames = await all(clips.live, interval(4, 1, method), { fromIndex: 1 });
+      expect(frames.map((f) => [f.index, f.timestamp])).toEqual([
+        [1, 1],
+        [2, 2],
+        [3, 3],
+      ]);
+    },
+    FAST,
+  );
 
-  it('kills and reaps ffmpeg when the caller stops early', async () => {
-    for await (const f of extractFrames(clips.testsrc, interval(6, 0.5, method), OPTIONS)) if (f.index === 1) break;
-    expect(ffmpegChildren()).toEqual([]);
-  }, FAST);
+  it(
+    'kills and reaps ffmpeg when the caller stops early',
+    async () => {
+      for await (const f of extractFrames(clips.testsrc, interval(6, 0.5, method), OPTIONS)) if (f.index === 1) break;
+      expect(ffmpegChildren()).toEqual([]);
+    },
+    FAST,
+  );
 
-  it('stops at the deadline with VIDEO_PROCESSING_FAILED, timed out', async () => {
-    const err = await all(clips.testsrc, interval(6, 1, method), { timeoutMs: 1 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(DomainError);
-    expect(err).toMatchObject({ kind: 'invalid', code: 'VIDEO_PROCESSING_FAILED', details: 'timed out after 1 ms' });
-    expect(ffmpegChildren()).toEqual([]);
-  }, FAST);
+  it(
+    'stops at the deadline with VIDEO_PROCESSING_FAILED, timed out',
+    async () => {
+      const err = await all(clips.testsrc, interval(6, 1, method), { timeoutMs: 1 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DomainError);
+      expect(err).toMatchObject({ kind: 'invalid', code: 'VIDEO_PROCESSING_FAILED', details: 'timed out after 1 ms' });
+      expect(ffmpegChildren()).toEqual([]);
+    },
+    FAST,
+  );
 });
 
 describe('extractFrames, scenes mode', () => {
-  it('finds the first frame and the cut at 2 s, and nothing else', async () => {
-    const frames = await all(clips.redBlue, scenes(4, 0.5));
-    expect(frames.map((f) => [f.index, f.scene, colour(f)])).toEqual([[0, true, 'red'], [1, true, 'blue']]);
-    expect(frames[0].timestamp).toBe(0);
-    expect(frames[1].timestamp).toBeCloseTo(2, 1);
-  }, FAST);
+  it(
+    'finds the first frame and the cut at 2 s, and nothing else',
+    async () => {
+      const frames = await all(clips.redBlue, scenes(4, 0.5));
+      expect(frames.map((f) => [f.index, f.scene, colour(f)])).toEqual([
+        [0, true, 'red'],
+        [1, true, 'blue'],
+      ]);
+      expect(frames[0].timestamp).toBe(0);
+      expect(frames[1].timestamp).toBeCloseTo(2, 1);
+    },
+    FAST,
+  );
 
-  it('gives only the first frame of a clip without cuts', async () => {
-    const frames = await all(clips.testsrc, scenes(6, 0.5));
-    expect(frames.map((f) => [f.index, f.timestamp])).toEqual([[0, 0]]);
-  }, FAST);
+  it(
+    'gives only the first frame of a clip without cuts',
+    async () => {
+      const frames = await all(clips.testsrc, scenes(6, 0.5));
+      expect(frames.map((f) => [f.index, f.timestamp])).toEqual([[0, 0]]);
+    },
+    FAST,
+  );
 
-  it('stops at maxFrames', async () => {
-    const frames = await all(clips.redBlue, scenes(4, 0.5, 1));
-    expect(frames.map((f) => colour(f))).toEqual(['red']);
-  }, FAST);
+  it(
+    'stops at maxFrames',
+    async () => {
+      const frames = await all(clips.redBlue, scenes(4, 0.5, 1));
+      expect(frames.map((f) => colour(f))).toEqual(['red']);
+    },
+    FAST,
+  );
 
-  it('resumes after fromTimestamp: the cut comes back with its index and time', async () => {
-    const frames = await all(clips.redBlue, scenes(4, 0.5), { fromIndex: 1, fromTimestamp: 0 });
-    expect(frames.map((f) => [f.index, f.scene, colour(f)])).toEqual([[1, true, 'blue']]);
-    expect(frames[0].timestamp).toBeCloseTo(2, 1);
-    expect(await all(clips.redBlue, scenes(4, 0.5), { fromIndex: 2, fromTimestamp: 2 })).toEqual([]);
-  }, FAST);
+  it(
+    'resumes after fromTimestamp: the cut comes back with its index and time',
+    async () => {
+      const frames = await all(clips.redBlue, scenes(4, 0.5), { fromIndex: 1, fromTimestamp: 0 });
+      expect(frames.map((f) => [f.index, f.scene, colour(f)])).toEqual([[1, true, 'blue']]);
+      expect(frames[0].timestamp).toBeCloseTo(2, 1);
+      expect(await all(clips.redBlue, scenes(4, 0.5), { fromIndex: 2, fromTimestamp: 2 })).toEqual([]);
+    },
+    FAST,
+  );
 
-  it('refuses to resume without fromTimestamp', async () => {
-    await expect(all(clips.redBlue, scenes(4, 0.5), { fromIndex: 1 })).rejects.toThrow(RangeError);
-  }, FAST);
+  it(
+    'refuses to resume without fromTimestamp',
+    async () => {
+      await expect(all(clips.redBlue, scenes(4, 0.5), { fromIndex: 1 })).rejects.toThrow(RangeError);
+    },
+    FAST,
+  );
 
-  it('kills and reaps ffmpeg when the caller stops early', async () => {
-    for await (const f of extractFrames(clips.redBlue, scenes(4, 0.5), OPTIONS)) if (f.index === 0) break;
-    expect(ffmpegChildren()).toEqual([]);
-  }, FAST);
+  it(
+    'kills and reaps ffmpeg when the caller stops early',
+    async () => {
+      for await (const f of extractFrames(clips.redBlue, scenes(4, 0.5), OPTIONS)) if (f.index === 0) break;
+      expect(ffmpegChildren()).toEqual([]);
+    },
+    FAST,
+  );
 });

@@ -130,8 +130,13 @@ async function* scenes(r: Run): AsyncGenerator<ExtractedFrame> {
   const resumeAt = r.from > 0 ? r.o.fromTimestamp! : undefined;
   const base = resumeAt === undefined || r.transportStream ? 0 : resumeAt;
   const args = scenesArgs(r.file, {
-    seek: base, threshold: r.o.sceneThreshold ?? DEFAULT_SCENE_THRESHOLD, minGap: r.plan.interval,
-    frames: remaining, size: r.o.size, maxPixels: r.maxPixels, after: resumeAt === undefined ? undefined : resumeAt - base,
+    seek: base,
+    threshold: r.o.sceneThreshold ?? DEFAULT_SCENE_THRESHOLD,
+    minGap: r.plan.interval,
+    frames: remaining,
+    size: r.o.size,
+    maxPixels: r.maxPixels,
+    after: resumeAt === undefined ? undefined : resumeAt - base,
   });
   for await (const { rgb, k, pts } of stream(r, args, undefined, true)) {
     if (pts === undefined || !Number.isFinite(pts)) throw videoProcessingFailed(`ffmpeg gave scene frame ${r.from + k} without a timestamp`);
@@ -215,7 +220,11 @@ async function seekFrame(r: Run, t: number, signal: AbortSignal): Promise<SeekRe
     if (timeLeft <= 0) return { rgb: null, failure: processFailure(timedOutEnd(), r.failure) };
     for (const preroll of [undefined, Infinity]) {
       const args = frameAtArgs(r.file, { seek: t, preroll, size: r.o.size, maxPixels: r.maxPixels });
-      const { stdout, overflow, end } = await runCollect(r.ffmpeg, args, { timeoutMs: Math.max(1, r.deadline - Date.now()), maxOutputBytes: r.frameBytes, signal });
+      const { stdout, overflow, end } = await runCollect(r.ffmpeg, args, {
+        timeoutMs: Math.max(1, r.deadline - Date.now()),
+        maxOutputBytes: r.frameBytes,
+        signal,
+      });
       if (signal.aborted) return { rgb: null, failure: null };
       if (overflow) return { rgb: null, failure: videoProcessingFailed(`ffmpeg wrote more than one frame at ${t} s`) };
       const failure = endFailure(end, r, { produced: stdout.length > 0 ? 1 : 0, expected: 1, leftover: stdout.length % r.frameBytes });

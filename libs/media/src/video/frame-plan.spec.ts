@@ -3,7 +3,12 @@ import { planFrames, SEEK_MIN_INTERVAL_SECONDS } from './frame-plan';
 describe('planFrames', () => {
   it('samples 0, 2, 4 in a 5 s video at an interval of 2 s', () => {
     expect(planFrames({ durationSeconds: 5, frameInterval: 2, maxFrames: 10, mode: 'interval' })).toEqual({
-      mode: 'interval', interval: 2, maxFrames: 10, estimatedFrames: 3, timestamps: [0, 2, 4], method: 'sequential',
+      mode: 'interval',
+      interval: 2,
+      maxFrames: 10,
+      estimatedFrames: 3,
+      timestamps: [0, 2, 4],
+      method: 'sequential',
     });
   });
 
@@ -51,9 +56,18 @@ describe('planFrames', () => {
 
   it('leaves scene times to ffmpeg: no timestamps, always sequential, the gap widened the same way', () => {
     expect(planFrames({ durationSeconds: 60, frameInterval: 2, maxFrames: 10, mode: 'scenes' })).toEqual({
-      mode: 'scenes', interval: 6, maxFrames: 10, estimatedFrames: 10, timestamps: [], method: 'sequential',
+      mode: 'scenes',
+      interval: 6,
+      maxFrames: 10,
+      estimatedFrames: 10,
+      timestamps: [],
+      method: 'sequential',
     });
-    expect(planFrames({ durationSeconds: 600, frameInterval: 30, maxFrames: 100, mode: 'scenes' })).toMatchObject({ interval: 30, estimatedFrames: 20, method: 'sequential' });
+    expect(planFrames({ durationSeconds: 600, frameInterval: 30, maxFrames: 100, mode: 'scenes' })).toMatchObject({
+      interval: 30,
+      estimatedFrames: 20,
+      method: 'sequential',
+    });
   });
 
   it('refuses a duration, interval or maxFrames that cannot be planned', () => {

@@ -37,40 +37,72 @@ function colour(rgb: number[]): string {
 const colourOf = (f: ExtractedFrame) => colour(meanRgb(f.rgb));
 
 describe.each(['gop2', 'oneKeyframe'] as const)('an MPEG-TS (%s)', (name) => {
-  it('probes as mpegts', async () => {
-    expect(await probeVideo(clips[name], { timeoutMs: 5_000 })).toMatchObject({ container: 'mpegts', codec: 'h264', durationSeconds: 30 });
-  }, FAST);
+  it(
+    'probes as mpegts',
+    async () => {
+      expect(await probeVideo(clips[name], { timeoutMs: 5_000 })).toMatchObject({ container: 'mpegts', codec: 'h264', durationSeconds: 30 });
+    },
+    FAST,
+  );
 
-  it.each(['sequential', 'seek'] as const)('gives the frame shown at each time (%s)', async (method) => {
-    const plan = { ...planFrames({ durationSeconds: 30, frameInterval: 11.5, maxFrames: 10, mode: 'interval' }), method };
-    const frames = await all(clips[name], plan);
-    expect(frames.map((f) => [f.timestamp, colourOf(f)])).toEqual([[0, 'red'], [11.5, 'red'], [23, 'white']]);
-  }, FAST);
+  it.each(['sequential', 'seek'] as const)(
+    'gives the frame shown at each time (%s)',
+    async (method) => {
+      const plan = { ...planFrames({ durationSeconds: 30, frameInterval: 11.5, maxFrames: 10, mode: 'interval' }), method };
+      const frames = await all(clips[name], plan);
+      expect(frames.map((f) => [f.timestamp, colourOf(f)])).toEqual([
+        [0, 'red'],
+        [11.5, 'red'],
+        [23, 'white'],
+      ]);
+    },
+    FAST,
+  );
 
-  it('resumes just before a cut with the frames on each side of it', async () => {
-    const plan = planFrames({ durationSeconds: 30, frameInterval: 0.5, maxFrames: 100, mode: 'interval' });
-    const frames = await all(clips[name], plan, { fromIndex: 47 });
-    expect(frames.slice(0, 3).map((f) => [f.index, f.timestamp, colourOf(f)])).toEqual([[47, 23.5, 'white'], [48, 24, 'blue'], [49, 24.5, 'blue']]);
-    expect(frames).toHaveLength(13);
-  }, FAST);
+  it(
+    'resumes just before a cut with the frames on each side of it',
+    async () => {
+      const plan = planFrames({ durationSeconds: 30, frameInterval: 0.5, maxFrames: 100, mode: 'interval' });
+      const frames = await all(clips[name], plan, { fromIndex: 47 });
+      expect(frames.slice(0, 3).map((f) => [f.index, f.timestamp, colourOf(f)])).toEqual([
+        [47, 23.5, 'white'],
+        [48, 24, 'blue'],
+        [49, 24.5, 'blue'],
+      ]);
+      expect(frames).toHaveLength(13);
+    },
+    FAST,
+  );
 
-  it('cuts evidence on either side of a cut', async () => {
-    const evidence = async (t: number) => {
-      const jpeg = await cutEvidenceFrame(clips[name], t, { maxSide: 64, timeoutMs: 5_000 });
-      const sharp = (await import('sharp')).default;
-      return colour((await sharp(jpeg).stats()).channels.slice(0, 3).map((c) => c.mean));
-    };
-    expect([await evidence(11.9), await evidence(23.9), await evidence(24.1), await evidence(29.9)]).toEqual(['red', 'white', 'blue', 'blue']);
-  }, FAST);
+  it(
+    'cuts evidence on either side of a cut',
+    async () => {
+      const evidence = async (t: number) => {
+        const jpeg = await cutEvidenceFrame(clips[name], t, { maxSide: 64, timeoutMs: 5_000 });
+        const sharp = (await import('sharp')).default;
+        return colour((await sharp(jpeg).stats()).channels.slice(0, 3).map((c) => c.mean));
+      };
+      expect([await evidence(11.9), await evidence(23.9), await evidence(24.1), await evidence(29.9)]).toEqual(['red', 'white', 'blue', 'blue']);
+    },
+    FAST,
+  );
 
-  it('finds the cuts, and resumes after a late one', async () => {
-    const plan = planFrames({ durationSeconds: 30, frameInterval: 1, maxFrames: 10, mode: 'scenes' });
-    const frames = await all(clips[name], plan);
-    expect(frames.map((f) => [f.index, colourOf(f)])).toEqual([[0, 'red'], [1, 'white'], [2, 'blue']]);
-    expect(frames.map((f) => Math.round(f.timestamp))).toEqual([0, 12, 24]);
-    // resumed 1 s before the last cut
-    const dense = planFrames({ durationSeconds: 30, frameInterval: 0.5, maxFrames: 100, mode: 'scenes' });
-    const rest = await all(clips[name], dense, { fromIndex: 2, fromTimestamp: 23 });
-    expect(rest.map((f) => [f.index, Math.round(f.timestamp), colourOf(f)])).toEqual([[2, 24, 'blue']]);
-  }, FAST);
+  it(
+    'finds the cuts, and resumes after a late one',
+    async () => {
+      const plan = planFrames({ durationSeconds: 30, frameInterval: 1, maxFrames: 10, mode: 'scenes' });
+      const frames = await all(clips[name], plan);
+      expect(frames.map((f) => [f.index, colourOf(f)])).toEqual([
+        [0, 'red'],
+        [1, 'white'],
+        [2, 'blue'],
+      ]);
+      expect(frames.map((f) => Math.round(f.timestamp))).toEqual([0, 12, 24]);
+      // resumed 1 s before the last cut
+      const dense = planFrames({ durationSeconds: 30, frameInterval: 0.5, maxFrames: 100, mode: 'scenes' });
+      const rest = await all(clips[name], dense, { fromIndex: 2, fromTimestamp: 23 });
+      expect(rest.map((f) => [f.index, Math.round(f.timestamp), colourOf(f)])).toEqual([[2, 24, 'blue']]);
+    },
+    FAST,
+  );
 });

@@ -5,15 +5,13 @@ import { DomainError, invalid } from '@cds/errors';
 export const invalidVideo = (details: string): DomainError => invalid('INVALID_VIDEO', 'The video could not be read', details);
 
 /** A container or codec outside ACCEPTED_CONTAINERS / ACCEPTED_CODECS (an image renamed .mp4 included). */
-export const unsupportedVideoFormat = (details: string): DomainError =>
-  invalid('UNSUPPORTED_VIDEO_FORMAT', 'The video format is not supported', details);
+export const unsupportedVideoFormat = (details: string): DomainError => invalid('UNSUPPORTED_VIDEO_FORMAT', 'The video format is not supported', details);
 
 /** A frame larger than maxPixels (width × height), refused before it is decoded. */
 export const videoTooLarge = (details: string): DomainError => invalid('VIDEO_TOO_LARGE', 'The video is too large', details);
 
 /** ffmpeg or ffprobe failed, was killed at its deadline, or gave output it should not have. */
-export const videoProcessingFailed = (details: string): DomainError =>
-  invalid('VIDEO_PROCESSING_FAILED', 'The video could not be processed', details);
+export const videoProcessingFailed = (details: string): DomainError => invalid('VIDEO_PROCESSING_FAILED', 'The video could not be processed', details);
 
 /** No usable ffmpeg/ffprobe on this machine: the operator's problem, retryable once fixed. */
 export const ffmpegUnavailable = (details: string): DomainError =>

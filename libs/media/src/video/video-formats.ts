@@ -61,7 +61,6 @@ export function isAcceptedCodec(codecName: string): codecName is VideoCodec {
  * timestamp). Such a file has no index, so its seeks are done with a preroll (ffmpeg.args.ts).
  */
 export function looksLikeTransportStream(head: Buffer): boolean {
-  const syncedAt = (offset: number, packet: number) =>
-    head.length >= offset + 2 * packet + 1 && [0, 1, 2].every((i) => head[offset + i * packet] === 0x47);
+  const syncedAt = (offset: number, packet: number) => head.length >= offset + 2 * packet + 1 && [0, 1, 2].every((i) => head[offset + i * packet] === 0x47);
   return syncedAt(0, 188) || syncedAt(4, 192);
 }

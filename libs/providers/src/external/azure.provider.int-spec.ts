@@ -15,7 +15,10 @@ describe('azure content safety contract', () => {
   afterAll(() => server.close());
 
   const make = (settings = {}, blocklists: string[] = []) =>
-    new AzureContentSafetyProvider({ endpoint: `${server.baseUrl}/`, key: KEY, blocklists, price: { text: 0.00075, image: 0.00075 } }, callOf('azure', settings, [KEY]));
+    new AzureContentSafetyProvider(
+      { endpoint: `${server.baseUrl}/`, key: KEY, blocklists, price: { text: 0.00075, image: 0.00075 } },
+      callOf('azure', settings, [KEY]),
+    );
 
   it('posts text to text:analyze with the subscription key, the blocklists, and reads severities and matches', async () => {
     server.answer({
@@ -107,7 +110,10 @@ describe('azure content safety contract', () => {
         badRequest: { status: 400, body: errorBody('InvalidRequestBody', 'The request body is invalid. Text length exceeds the limit of 10000 characters.') },
         unauthorized: {
           status: 401,
-          body: errorBody('401', 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.'),
+          body: errorBody(
+            '401',
+            'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.',
+          ),
         },
         rateLimited: { status: 429, body: errorBody('TooManyRequests', 'Rate limit is exceeded. Try again in 1 seconds.') },
         serverError: { status: 500, body: errorBody('InternalServerError', 'The server encountered an internal error. Please retry the request.') },

@@ -35,7 +35,10 @@ export class AzureContentSafetyProvider implements ModerationProvider {
   readonly folding = AZURE_SIGNAL_FOLDING;
   private readonly root: string;
 
-  constructor(private readonly options: AzureContentSafetyOptions, private readonly call: ExternalCall) {
+  constructor(
+    private readonly options: AzureContentSafetyOptions,
+    private readonly call: ExternalCall,
+  ) {
     this.root = `${options.endpoint.replace(/\/+$/, '')}/contentsafety`;
   }
 
@@ -56,7 +59,12 @@ export class AzureContentSafetyProvider implements ModerationProvider {
         pieces.map((text) =>
           this.analyze(
             'text:analyze',
-            { text, categories: AZURE_CATEGORIES, ...(blocklists.length > 0 ? { blocklistNames: blocklists, haltOnBlocklistHit: false } : {}), outputType: 'FourSeverityLevels' },
+            {
+              text,
+              categories: AZURE_CATEGORIES,
+              ...(blocklists.length > 0 ? { blocklistNames: blocklists, haltOnBlocklistHit: false } : {}),
+              outputType: 'FourSeverityLevels',
+            },
             blocklists,
           ),
         ),

@@ -21,11 +21,27 @@ export const EXTERNAL_PROVIDERS: readonly KnownProvider[] = Object.freeze([
 
 export type ExternalProvidersConfig = Pick<
   AppConfig,
-  | 'PROVIDER_TIMEOUT_MS' | 'PROVIDER_RETRY_BUDGET_MS' | 'PROVIDER_MAX_RETRIES' | 'PROVIDER_CIRCUIT_FAILURES' | 'PROVIDER_CIRCUIT_COOLDOWN_MS' | 'PROVIDER_PRICES'
-  | 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODERATION_MODEL' | 'OPENAI_TIMEOUT_MS'
-  | 'AZURE_CONTENT_SAFETY_ENDPOINT' | 'AZURE_CONTENT_SAFETY_KEY' | 'AZURE_CONTENT_SAFETY_BLOCKLISTS' | 'AZURE_CONTENT_SAFETY_TIMEOUT_MS'
-  | 'LLAMAGUARD_BASE_URL' | 'LLAMAGUARD_MODEL' | 'LLAMAGUARD_API_KEY' | 'LLAMAGUARD_TIMEOUT_MS'
-  | 'GOOGLE_VISION_API_KEY' | 'GOOGLE_VISION_BASE_URL' | 'GOOGLE_VISION_TIMEOUT_MS'
+  | 'PROVIDER_TIMEOUT_MS'
+  | 'PROVIDER_RETRY_BUDGET_MS'
+  | 'PROVIDER_MAX_RETRIES'
+  | 'PROVIDER_CIRCUIT_FAILURES'
+  | 'PROVIDER_CIRCUIT_COOLDOWN_MS'
+  | 'PROVIDER_PRICES'
+  | 'OPENAI_API_KEY'
+  | 'OPENAI_BASE_URL'
+  | 'OPENAI_MODERATION_MODEL'
+  | 'OPENAI_TIMEOUT_MS'
+  | 'AZURE_CONTENT_SAFETY_ENDPOINT'
+  | 'AZURE_CONTENT_SAFETY_KEY'
+  | 'AZURE_CONTENT_SAFETY_BLOCKLISTS'
+  | 'AZURE_CONTENT_SAFETY_TIMEOUT_MS'
+  | 'LLAMAGUARD_BASE_URL'
+  | 'LLAMAGUARD_MODEL'
+  | 'LLAMAGUARD_API_KEY'
+  | 'LLAMAGUARD_TIMEOUT_MS'
+  | 'GOOGLE_VISION_API_KEY'
+  | 'GOOGLE_VISION_BASE_URL'
+  | 'GOOGLE_VISION_TIMEOUT_MS'
 >;
 
 /**
@@ -49,17 +65,30 @@ export function externalProvidersFrom(config: ExternalProvidersConfig, tuning: P
     const apiKey = config.OPENAI_API_KEY;
     providers.push(
       new OpenAiProvider(
-        { apiKey, baseUrl: config.OPENAI_BASE_URL, model: config.OPENAI_MODERATION_MODEL, price: { text: price(OPENAI_PROVIDER, 'text'), image: price(OPENAI_PROVIDER, 'image') } },
+        {
+          apiKey,
+          baseUrl: config.OPENAI_BASE_URL,
+          model: config.OPENAI_MODERATION_MODEL,
+          price: { text: price(OPENAI_PROVIDER, 'text'), image: price(OPENAI_PROVIDER, 'image') },
+        },
         new ExternalCall(OPENAI_PROVIDER, settings(config.OPENAI_TIMEOUT_MS), [apiKey]),
       ),
     );
   }
   if (config.AZURE_CONTENT_SAFETY_ENDPOINT && config.AZURE_CONTENT_SAFETY_KEY) {
     const key = config.AZURE_CONTENT_SAFETY_KEY;
-    const blocklists = (config.AZURE_CONTENT_SAFETY_BLOCKLISTS ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+    const blocklists = (config.AZURE_CONTENT_SAFETY_BLOCKLISTS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
     providers.push(
       new AzureContentSafetyProvider(
-        { endpoint: config.AZURE_CONTENT_SAFETY_ENDPOINT, key, blocklists, price: { text: price(AZURE_PROVIDER, 'text'), image: price(AZURE_PROVIDER, 'image') } },
+        {
+          endpoint: config.AZURE_CONTENT_SAFETY_ENDPOINT,
+          key,
+          blocklists,
+          price: { text: price(AZURE_PROVIDER, 'text'), image: price(AZURE_PROVIDER, 'image') },
+        },
         new ExternalCall(AZURE_PROVIDER, settings(config.AZURE_CONTENT_SAFETY_TIMEOUT_MS), [key]),
       ),
     );

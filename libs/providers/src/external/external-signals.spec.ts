@@ -34,7 +34,10 @@ describe('openai mapping', () => {
   });
 
   it('renames categories and keeps those applied to the input kind', () => {
-    const json = answer({ 'hate/threatening': 0.4, harassment: 0.2, violence: 0.1 }, { 'hate/threatening': ['text'], harassment: ['text'], violence: ['text', 'image'] });
+    const json = answer(
+      { 'hate/threatening': 0.4, harassment: 0.2, violence: 0.1 },
+      { 'hate/threatening': ['text'], harassment: ['text'], violence: ['text', 'image'] },
+    );
     expect(openAiSignalsOf(json, 'text')).toEqual({ hate_threatening: 0.4, harassment: 0.2, violence: 0.1 });
     expect(openAiSignalsOf(json, 'image')).toEqual({ violence: 0.1 });
   });
@@ -63,7 +66,10 @@ describe('azure mapping', () => {
   });
 
   it('reads blocklist matches of the configured lists', () => {
-    const json = { categoriesAnalysis: [{ category: 'Hate', severity: 0 }], blocklistsMatch: [{ blocklistName: 'b', blocklistItemId: '1', blocklistItemText: 't' }] };
+    const json = {
+      categoriesAnalysis: [{ category: 'Hate', severity: 0 }],
+      blocklistsMatch: [{ blocklistName: 'b', blocklistItemId: '1', blocklistItemText: 't' }],
+    };
     expect(azureSignalsOf(json, ['a', 'b'])).toEqual({ hate: 0, blocklist: 1, blocklist_a: 0, blocklist_b: 1 });
     expect(azureSignalsOf({ categoriesAnalysis: [{ category: 'Hate', severity: 2 }] }, ['a'])).toEqual({ hate: 0.4, blocklist: 0, blocklist_a: 0 });
     expect(reasonOf(() => azureSignalsOf({ categoriesAnalysis: [] }, []))).toBe('bad_response');
@@ -89,8 +95,28 @@ describe('llama guard mapping', () => {
 
   it('takes P(unsafe) from the first word token, normalised over safe and unsafe', () => {
     const lp = (token: string, logprob: number, top: [string, number][]) => ({ token, logprob, top_logprobs: top.map(([t, l]) => ({ token: t, logprob: l })) });
-    expect(unsafeProbability({ content: [lp('unsafe', Math.log(0.6), [['unsafe', Math.log(0.6)], ['safe', Math.log(0.2)], ['I', Math.log(0.2)]])] })).toBeCloseTo(0.75, 6);
-    expect(unsafeProbability({ content: [lp('\n\n', 0, []), lp('Ġsafe', Math.log(0.9), [['Ġsafe', Math.log(0.9)], ['Ġunsafe', Math.log(0.1)]])] })).toBeCloseTo(0.1, 6);
+    expect(
+      unsafeProbability({
+        content: [
+          lp('unsafe', Math.log(0.6), [
+            ['unsafe', Math.log(0.6)],
+            ['safe', Math.log(0.2)],
+            ['I', Math.log(0.2)],
+          ]),
+        ],
+      }),
+    ).toBeCloseTo(0.75, 6);
+    expect(
+      unsafeProbability({
+        content: [
+          lp('\n\n', 0, []),
+          lp('Ġsafe', Math.log(0.9), [
+            ['Ġsafe', Math.log(0.9)],
+            ['Ġunsafe', Math.log(0.1)],
+          ]),
+        ],
+      }),
+    ).toBeCloseTo(0.1, 6);
     // Only the chosen token, no alternatives: all of the mass on it.
     expect(unsafeProbability({ content: [lp('unsafe', -0.01, [])] })).toBe(1);
     expect(unsafeProbability({ content: [lp('un', -0.1, [['un', -0.1]])] })).toBeUndefined();
@@ -108,7 +134,9 @@ describe('llama guard mapping', () => {
 describe('google vision mapping', () => {
   it('maps the likelihoods, with no signal for UNKNOWN', () => {
     expect(GOOGLE_LIKELIHOOD_SCORES).toEqual({ VERY_UNLIKELY: 0, UNLIKELY: 0.2, POSSIBLE: 0.5, LIKELY: 0.8, VERY_LIKELY: 1 });
-    const json = { responses: [{ safeSearchAnnotation: { adult: 'VERY_LIKELY', racy: 'UNKNOWN', violence: 'LIKELY', medical: 'POSSIBLE', spoof: 'UNLIKELY' } }] };
+    const json = {
+      responses: [{ safeSearchAnnotation: { adult: 'VERY_LIKELY', racy: 'UNKNOWN', violence: 'LIKELY', medical: 'POSSIBLE', spoof: 'UNLIKELY' } }],
+    };
     expect(googleVisionSignalsOf(json)).toEqual({ adult: 1, violence: 0.8, medical: 0.5, spoof: 0.2 });
     expect(reasonOf(() => googleVisionSignalsOf({ responses: [{ safeSearchAnnotation: { adult: 'constructor' } }] }))).toBe('bad_response');
   });

@@ -16,10 +16,16 @@ describe('google cloud vision safesearch contract', () => {
   afterAll(() => server.close());
 
   const make = (settings = {}) =>
-    new GoogleVisionProvider({ apiKey: KEY, baseUrl: server.baseUrl, price: 0.0015 }, callOf('google-vision', settings, [KEY, encodeURIComponent(KEY)], classifyGoogleError));
+    new GoogleVisionProvider(
+      { apiKey: KEY, baseUrl: server.baseUrl, price: 0.0015 },
+      callOf('google-vision', settings, [KEY, encodeURIComponent(KEY)], classifyGoogleError),
+    );
 
   it('posts the image with SAFE_SEARCH_DETECTION to /v1/images:annotate?key= and reads the likelihoods', async () => {
-    server.answer({ status: 200, body: safeSearch({ adult: 'LIKELY', spoof: 'VERY_UNLIKELY', medical: 'UNLIKELY', violence: 'POSSIBLE', racy: 'VERY_LIKELY' }) });
+    server.answer({
+      status: 200,
+      body: safeSearch({ adult: 'LIKELY', spoof: 'VERY_UNLIKELY', medical: 'UNLIKELY', violence: 'POSSIBLE', racy: 'VERY_LIKELY' }),
+    });
     const request = image('png');
     const result = await make().score(request);
 
@@ -46,7 +52,10 @@ describe('google cloud vision safesearch contract', () => {
     expect(await failure(make().score(image()))).toMatchObject({ reason: 'bad_request', retryable: false, status: 200, providerMessage: '3: Bad image data.' });
     expect(server.requests).toHaveLength(1);
 
-    server.answer({ status: 200, body: { responses: [{ error: { code: 14, message: 'The service is currently unavailable.' } }] } }, { status: 200, body: safeSearch({ adult: 'UNLIKELY' }) });
+    server.answer(
+      { status: 200, body: { responses: [{ error: { code: 14, message: 'The service is currently unavailable.' } }] } },
+      { status: 200, body: safeSearch({ adult: 'UNLIKELY' }) },
+    );
     expect((await make().score(image())).signals).toEqual({ adult: 0.2 });
     expect(server.requests).toHaveLength(2);
   });
@@ -55,7 +64,12 @@ describe('google cloud vision safesearch contract', () => {
     server.answer({
       status: 400,
       body: googleError(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [
-        { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'vision.googleapis.com' } },
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: 'API_KEY_INVALID',
+          domain: 'googleapis.com',
+          metadata: { service: 'vision.googleapis.com' },
+        },
       ]),
     });
     expect(await failure(make().score(image()))).toMatchObject({ reason: 'unauthorized', status: 400, retryable: false });
@@ -80,12 +94,25 @@ describe('google cloud vision safesearch contract', () => {
       server: () => server,
       make: (settings) => make(settings),
       request: image(),
-      ok: { status: 200, body: safeSearch({ adult: 'VERY_UNLIKELY', spoof: 'VERY_UNLIKELY', medical: 'VERY_UNLIKELY', violence: 'VERY_UNLIKELY', racy: 'UNLIKELY' }) },
+      ok: {
+        status: 200,
+        body: safeSearch({ adult: 'VERY_UNLIKELY', spoof: 'VERY_UNLIKELY', medical: 'VERY_UNLIKELY', violence: 'VERY_UNLIKELY', racy: 'UNLIKELY' }),
+      },
       secrets: [KEY, encodeURIComponent(KEY)],
       errors: {
         badRequest: { status: 400, body: googleError(400, 'INVALID_ARGUMENT', 'Request must specify image and features.') },
-        unauthorized: { status: 403, body: googleError(403, 'PERMISSION_DENIED', 'Cloud Vision API has not been used in project 123456789 before or it is disabled.') },
-        rateLimited: { status: 429, body: googleError(429, 'RESOURCE_EXHAUSTED', "Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service 'vision.googleapis.com'.") },
+        unauthorized: {
+          status: 403,
+          body: googleError(403, 'PERMISSION_DENIED', 'Cloud Vision API has not been used in project 123456789 before or it is disabled.'),
+        },
+        rateLimited: {
+          status: 429,
+          body: googleError(
+            429,
+            'RESOURCE_EXHAUSTED',
+            "Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service 'vision.googleapis.com'.",
+          ),
+        },
         serverError: { status: 500, body: googleError(500, 'INTERNAL', 'Internal error encountered.') },
       },
     });

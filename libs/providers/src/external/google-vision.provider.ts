@@ -21,7 +21,10 @@ export class GoogleVisionProvider implements ModerationProvider {
   readonly folding = GOOGLE_VISION_SIGNAL_FOLDING;
   private readonly url: string;
 
-  constructor(private readonly options: GoogleVisionOptions, private readonly call: ExternalCall) {
+  constructor(
+    private readonly options: GoogleVisionOptions,
+    private readonly call: ExternalCall,
+  ) {
     this.url = `${options.baseUrl.replace(/\/+$/, '')}/v1/images:annotate?key=${encodeURIComponent(options.apiKey)}`;
   }
 

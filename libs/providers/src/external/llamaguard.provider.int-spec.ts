@@ -8,7 +8,10 @@ const MODEL = 'meta-llama/Llama-Guard-3-8B';
 
 const bytes = (s: string) => [...Buffer.from(s, 'utf8')];
 const token = (t: string, logprob: number, top: [string, number][] = [[t, logprob]]) => ({
-  token: t, logprob, bytes: bytes(t), top_logprobs: top.map(([tt, lp]) => ({ token: tt, logprob: lp, bytes: bytes(tt) })),
+  token: t,
+  logprob,
+  bytes: bytes(t),
+  top_logprobs: top.map(([tt, lp]) => ({ token: tt, logprob: lp, bytes: bytes(tt) })),
 });
 
 /** A chat completion as vLLM's OpenAI-compatible server answers it, with logprobs when asked. */
@@ -26,7 +29,11 @@ function completion(content: string, logprobs: unknown = null) {
 const UNSAFE_LOGPROBS = {
   content: [
     token('\n\n', -0.0001),
-    token('unsafe', -0.0513, [['unsafe', -0.0513], ['safe', -2.9946], ['Unsafe', -9.2]]),
+    token('unsafe', -0.0513, [
+      ['unsafe', -0.0513],
+      ['safe', -2.9946],
+      ['Unsafe', -9.2],
+    ]),
     token('\n', -0.0002),
     token('S', -0.0001),
     token('1', -0.2),
@@ -44,7 +51,10 @@ describe('llama guard (OpenAI-compatible chat completions) contract', () => {
   afterAll(() => server.close());
 
   const make = (settings = {}, apiKey: string | null = KEY) =>
-    new LlamaGuardProvider({ baseUrl: `${server.baseUrl}/v1`, model: MODEL, apiKey: apiKey ?? undefined, price: 0 }, callOf('llamaguard', settings, apiKey ? [apiKey] : []));
+    new LlamaGuardProvider(
+      { baseUrl: `${server.baseUrl}/v1`, model: MODEL, apiKey: apiKey ?? undefined, price: 0 },
+      callOf('llamaguard', settings, apiKey ? [apiKey] : []),
+    );
 
   it('asks for the verdict with logprobs and scores the named hazards with P(unsafe)', async () => {
     server.answer({ status: 200, body: completion('\n\nunsafe\nS1,S10', UNSAFE_LOGPROBS) });
@@ -89,7 +99,14 @@ describe('llama guard (OpenAI-compatible chat completions) contract', () => {
   });
 
   it('keeps P(unsafe) of a safe verdict in the `unsafe` signal only', async () => {
-    const logprobs = { content: [token('safe', -0.3567, [['safe', -0.3567], ['unsafe', -1.204]])] };
+    const logprobs = {
+      content: [
+        token('safe', -0.3567, [
+          ['safe', -0.3567],
+          ['unsafe', -1.204],
+        ]),
+      ],
+    };
     server.answer({ status: 200, body: completion('safe', logprobs) });
     const result = await make().score(text('x'));
     expect(result.signals.unsafe).toBeCloseTo(0.3, 3);
@@ -123,9 +140,15 @@ describe('llama guard (OpenAI-compatible chat completions) contract', () => {
       ok: { status: 200, body: completion('safe') },
       secrets: [KEY],
       errors: {
-        badRequest: { status: 400, body: vllmError("This model's maximum context length is 8192 tokens. However, you requested 9021 tokens.", 'BadRequestError', 400) },
+        badRequest: {
+          status: 400,
+          body: vllmError("This model's maximum context length is 8192 tokens. However, you requested 9021 tokens.", 'BadRequestError', 400),
+        },
         unauthorized: { status: 401, body: { error: 'Unauthorized' } },
-        rateLimited: { status: 429, body: { error: { message: 'Too many requests, please slow down.', type: 'rate_limit_error', code: 'rate_limit_exceeded' } } },
+        rateLimited: {
+          status: 429,
+          body: { error: { message: 'Too many requests, please slow down.', type: 'rate_limit_error', code: 'rate_limit_exceeded' } },
+        },
         serverError: { status: 500, body: vllmError('CUDA out of memory.', 'InternalServerError', 500) },
       },
     });

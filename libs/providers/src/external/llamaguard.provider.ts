@@ -30,7 +30,10 @@ export class LlamaGuardProvider implements ModerationProvider {
   readonly folding = LLAMAGUARD_SIGNAL_FOLDING;
   private readonly url: string;
 
-  constructor(private readonly options: LlamaGuardOptions, private readonly call: ExternalCall) {
+  constructor(
+    private readonly options: LlamaGuardOptions,
+    private readonly call: ExternalCall,
+  ) {
     this.url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   }
 

@@ -39,7 +39,10 @@ export interface LlamaGuardVerdict {
 
 /** The answer text: first line `safe` or `unsafe`, then (when unsafe) `S1,S10`. */
 export function parseVerdict(content: string): LlamaGuardVerdict {
-  const lines = content.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+  const lines = content
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   const first = lines[0]?.toLowerCase();
   if (first !== 'safe' && first !== 'unsafe') throw badResponse(LLAMAGUARD_PROVIDER, `answer is not safe/unsafe: ${JSON.stringify(content.slice(0, 40))}`);
   if (first === 'safe') return { unsafe: false, codes: [] };
@@ -62,8 +65,7 @@ export function unsafeProbability(logprobs: unknown): number | undefined {
   if (!Array.isArray(content)) return undefined;
   // Some templates make the model open with blank lines: the verdict is the first word.
   const first = content.find((t) => typeof t === 'object' && t !== null && normalize((t as { token?: unknown }).token) !== '') as
-    | { token: string; logprob?: unknown; top_logprobs?: unknown }
-    | undefined;
+    { token: string; logprob?: unknown; top_logprobs?: unknown } | undefined;
   if (!first) return undefined;
   const byToken = new Map<string, number>();
   for (const c of [first, ...(Array.isArray(first.top_logprobs) ? first.top_logprobs : [])]) {

@@ -5,8 +5,19 @@ import { callOf, failure, image, text, transportContract } from './test/provider
 
 const KEY = 'sk-test-0123456789abcdefSECRET';
 const CATEGORIES = [
-  'sexual', 'sexual/minors', 'harassment', 'harassment/threatening', 'hate', 'hate/threatening', 'illicit', 'illicit/violent',
-  'self-harm', 'self-harm/intent', 'self-harm/instructions', 'violence', 'violence/graphic',
+  'sexual',
+  'sexual/minors',
+  'harassment',
+  'harassment/threatening',
+  'hate',
+  'hate/threatening',
+  'illicit',
+  'illicit/violent',
+  'self-harm',
+  'self-harm/intent',
+  'self-harm/instructions',
+  'violence',
+  'violence/graphic',
 ];
 const IMAGE_CATEGORIES = new Set(['sexual', 'self-harm', 'self-harm/intent', 'self-harm/instructions', 'violence', 'violence/graphic']);
 
@@ -39,7 +50,10 @@ describe('openai moderation contract', () => {
     new OpenAiProvider({ apiKey: KEY, baseUrl: `${server.baseUrl}/v1/`, model, price: { text: 0, image: 0 } }, callOf('openai', settings, [KEY]));
 
   it('posts the text to /v1/moderations with the bearer key and reads category_scores', async () => {
-    server.answer({ status: 200, body: moderation({ harassment: 0.8189, 'harassment/threatening': 0.8045, violence: 0.9213, 'violence/graphic': 0.0128, hate: 0.0031 }, 'text') });
+    server.answer({
+      status: 200,
+      body: moderation({ harassment: 0.8189, 'harassment/threatening': 0.8045, violence: 0.9213, 'violence/graphic': 0.0128, hate: 0.0031 }, 'text'),
+    });
     const result = await make({}, 'omni-moderation-2024-09-26').score(text("I'm going to hurt you, you idiot", 'en'));
 
     const [req] = server.requests;
@@ -51,8 +65,19 @@ describe('openai moderation contract', () => {
 
     expect(result.cost).toBe(0);
     expect(Object.keys(result.signals).sort()).toEqual([
-      'harassment', 'harassment_threatening', 'hate', 'hate_threatening', 'illicit', 'illicit_violent',
-      'self_harm', 'self_harm_instructions', 'self_harm_intent', 'sexual', 'sexual_minors', 'violence', 'violence_graphic',
+      'harassment',
+      'harassment_threatening',
+      'hate',
+      'hate_threatening',
+      'illicit',
+      'illicit_violent',
+      'self_harm',
+      'self_harm_instructions',
+      'self_harm_intent',
+      'sexual',
+      'sexual_minors',
+      'violence',
+      'violence_graphic',
     ]);
     expect(result.signals).toMatchObject({ harassment: 0.8189, harassment_threatening: 0.8045, violence: 0.9213, sexual: 1.2e-6 });
     const folded = foldSignals(result.signals, make().folding);
@@ -112,11 +137,22 @@ describe('openai moderation contract', () => {
       errors: {
         badRequest: { status: 400, body: errorBody("Invalid value for 'input': expected a string or an array.", 'invalid_request_error', null, 'input') },
         // The real answer masks most of the key; the whole key here proves it is redacted anyway.
-        unauthorized: { status: 401, body: errorBody(`Incorrect API key provided: ${KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_request_error', 'invalid_api_key') },
+        unauthorized: {
+          status: 401,
+          body: errorBody(
+            `Incorrect API key provided: ${KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+            'invalid_request_error',
+            'invalid_api_key',
+          ),
+        },
         rateLimited: {
           status: 429,
           headers: { 'x-ratelimit-limit-requests': '500', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '120ms' },
-          body: errorBody('Rate limit reached for omni-moderation-latest in organization org-abc on requests per min (RPM): Limit 500, Used 500, Requested 1.', 'requests', 'rate_limit_exceeded'),
+          body: errorBody(
+            'Rate limit reached for omni-moderation-latest in organization org-abc on requests per min (RPM): Limit 500, Used 500, Requested 1.',
+            'requests',
+            'rate_limit_exceeded',
+          ),
         },
         serverError: { status: 500, body: errorBody('The server had an error while processing your request. Sorry about that!', 'server_error', null) },
       },

@@ -15,7 +15,13 @@ export interface OpenAiOptions {
 }
 
 /** Image formats the moderation endpoint takes (as a data URL). */
-const IMAGE_TYPES: Readonly<Record<string, string>> = Object.freeze({ jpeg: 'image/jpeg', jpg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp' });
+const IMAGE_TYPES: Readonly<Record<string, string>> = Object.freeze({
+  jpeg: 'image/jpeg',
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+});
 
 /**
  * OpenAI moderation: `POST {base}/moderations` with the text, or one image as a data URL.
@@ -27,7 +33,10 @@ export class OpenAiProvider implements ModerationProvider {
   readonly folding = OPENAI_SIGNAL_FOLDING;
   private readonly url: string;
 
-  constructor(private readonly options: OpenAiOptions, private readonly call: ExternalCall) {
+  constructor(
+    private readonly options: OpenAiOptions,
+    private readonly call: ExternalCall,
+  ) {
     this.url = `${options.baseUrl.replace(/\/+$/, '')}/moderations`;
   }
 
@@ -36,11 +45,11 @@ export class OpenAiProvider implements ModerationProvider {
   }
 
   async score(request: ScoreRequest): Promise<ProviderScore> {
-    const input = request.modality === 'text' ? request.text : [{ type: 'image_url', image_url: { url: this.dataUrl(request.image.format, request.image.bytes) } }];
+    const input =
+      request.modality === 'text' ? request.text : [{ type: 'image_url', image_url: { url: this.dataUrl(request.image.format, request.image.bytes) } }];
     const signals = await this.call.run((http) =>
-      http.postJson(
-        { url: this.url, headers: { authorization: `Bearer ${this.options.apiKey}` }, body: { model: this.options.model, input } },
-        (json) => openAiSignalsOf(json, request.modality),
+      http.postJson({ url: this.url, headers: { authorization: `Bearer ${this.options.apiKey}` }, body: { model: this.options.model, input } }, (json) =>
+        openAiSignalsOf(json, request.modality),
       ),
     );
     return { signals, cost: roundCost(this.options.price[request.modality]) };

@@ -45,7 +45,8 @@ export function openAiSignalsOf(json: unknown, modality: Modality): ScoreMap {
   if (results.length === 0) throw badResponse(p, 'results is empty');
   const result = recordAt(p, results[0], 'results[0]');
   const scores = recordAt(p, result.category_scores, 'results[0].category_scores');
-  const applied = result.category_applied_input_types === undefined ? undefined : recordAt(p, result.category_applied_input_types, 'results[0].category_applied_input_types');
+  const applied =
+    result.category_applied_input_types === undefined ? undefined : recordAt(p, result.category_applied_input_types, 'results[0].category_applied_input_types');
   if (Object.keys(scores).length === 0) throw badResponse(p, 'results[0].category_scores is empty');
   const signals: ScoreMap = {};
   for (const [category, value] of Object.entries(scores)) {

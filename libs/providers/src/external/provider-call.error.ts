@@ -42,7 +42,12 @@ export class ProviderCallError extends DomainError {
     /** What the provider said (its error message, secrets redacted), for logs only. */
     readonly providerMessage = '',
   ) {
-    super('unavailable', 'PROVIDER_UNAVAILABLE', 'Provider unavailable', `provider "${provider}" failed: ${reason}${status === undefined ? '' : ` (HTTP ${status})`}`);
+    super(
+      'unavailable',
+      'PROVIDER_UNAVAILABLE',
+      'Provider unavailable',
+      `provider "${provider}" failed: ${reason}${status === undefined ? '' : ` (HTTP ${status})`}`,
+    );
     this.name = 'ProviderCallError';
   }
 

@@ -5,7 +5,13 @@ import { FakeProviderServer } from './test/fake-provider.server';
 import { failure } from './test/provider-contract.kit';
 
 const options = (over: Partial<ProviderHttpOptions> = {}): ProviderHttpOptions => ({
-  provider: 'p', timeoutMs: 500, retryBudgetMs: 3000, maxRetries: 2, secrets: ['s3cret'], backoff: { baseMs: 10, maxMs: 40 }, ...over,
+  provider: 'p',
+  timeoutMs: 500,
+  retryBudgetMs: 3000,
+  maxRetries: 2,
+  secrets: ['s3cret'],
+  backoff: { baseMs: 10, maxMs: 40 },
+  ...over,
 });
 const identity = (json: unknown) => json;
 
@@ -33,7 +39,12 @@ describe('ProviderHttpClient over real HTTP', () => {
   it('stops retrying when the budget is spent, even with retries left', async () => {
     server.answer({ status: 502, body: {} });
     const started = Date.now();
-    const err = await failure(new ProviderHttpClient(options({ maxRetries: 10, retryBudgetMs: 300, backoff: { baseMs: 100, maxMs: 100 } })).postJson({ url: server.baseUrl, headers: {}, body: {} }, identity));
+    const err = await failure(
+      new ProviderHttpClient(options({ maxRetries: 10, retryBudgetMs: 300, backoff: { baseMs: 100, maxMs: 100 } })).postJson(
+        { url: server.baseUrl, headers: {}, body: {} },
+        identity,
+      ),
+    );
     expect(err).toMatchObject({ reason: 'server_error', status: 502 });
     expect(server.requests.length).toBeLessThan(5);
     expect(Date.now() - started).toBeLessThan(1000);
@@ -54,10 +65,16 @@ describe('ProviderHttpClient over real HTTP', () => {
 
   it('refuses an answer past the size limit, and a 404 without retrying', async () => {
     server.answer({ status: 200, raw: JSON.stringify({ pad: 'x'.repeat(5000) }) });
-    expect(await failure(new ProviderHttpClient(options({ maxResponseBytes: 1000 })).postJson({ url: server.baseUrl, headers: {}, body: {} }, identity))).toMatchObject({ reason: 'bad_response' });
+    expect(
+      await failure(new ProviderHttpClient(options({ maxResponseBytes: 1000 })).postJson({ url: server.baseUrl, headers: {}, body: {} }, identity)),
+    ).toMatchObject({ reason: 'bad_response' });
 
     server.answer({ status: 404, body: { error: { message: 'Resource not found' } } });
-    expect(await failure(new ProviderHttpClient(options()).postJson({ url: server.baseUrl, headers: {}, body: {} }, identity))).toMatchObject({ reason: 'http_error', status: 404, retryable: false });
+    expect(await failure(new ProviderHttpClient(options()).postJson({ url: server.baseUrl, headers: {}, body: {} }, identity))).toMatchObject({
+      reason: 'http_error',
+      status: 404,
+      retryable: false,
+    });
     expect(server.requests).toHaveLength(1);
   });
 

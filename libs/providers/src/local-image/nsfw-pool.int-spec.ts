@@ -22,7 +22,11 @@ async function photo(name: string): Promise<Uint8Array> {
 
 async function solid(r: number, g: number, b: number): Promise<Uint8Array> {
   const size = NSFW_INPUT_SIZE;
-  return new Uint8Array(await sharp({ create: { width: size, height: size, channels: 3, background: { r, g, b } } }).raw().toBuffer());
+  return new Uint8Array(
+    await sharp({ create: { width: size, height: size, channels: 3, background: { r, g, b } } })
+      .raw()
+      .toBuffer(),
+  );
 }
 
 const sum = (s: NsfwScores) => s.drawing + s.hentai + s.neutral + s.porn + s.sexy;
@@ -95,7 +99,7 @@ describe('NsfwPool (nsfwjs MobileNetV2Mid on tfjs wasm, 2 worker threads)', () =
     expect(pool.stats().workers.every((w) => w.served > 0)).toBe(true);
   });
 
-  it('leaves the caller\'s array intact (the worker gets a transferred copy)', async () => {
+  it("leaves the caller's array intact (the worker gets a transferred copy)", async () => {
     const rgb = frames.get('red')!;
     await pool.classify(rgb);
     expect(rgb.byteLength).toBe(NSFW_INPUT_BYTES);

@@ -71,8 +71,7 @@ interface Slot {
   tensors: number | null;
 }
 
-const unavailable = (message: string, details = '') =>
-  new DomainError('unavailable', 'IMAGE_MODEL_UNAVAILABLE', message, details);
+const unavailable = (message: string, details = '') => new DomainError('unavailable', 'IMAGE_MODEL_UNAVAILABLE', message, details);
 const firstLine = (text: string) => text.split('\n', 1)[0];
 
 /**
@@ -111,8 +110,20 @@ export class NsfwPool {
     // Nobody may be awaiting ready(): a failure must not become an unhandled rejection.
     this.readiness.catch(() => undefined);
     this.slots = Array.from({ length: o.workers }, (_, index) => ({
-      index, worker: null, ready: false, job: null, jobStartedAt: 0, busyMs: 0, served: 0, restarts: 0,
-      consecutiveCrashes: 0, abandoned: false, respawnTimer: null, lastError: null, tensorsAtReady: null, tensors: null,
+      index,
+      worker: null,
+      ready: false,
+      job: null,
+      jobStartedAt: 0,
+      busyMs: 0,
+      served: 0,
+      restarts: 0,
+      consecutiveCrashes: 0,
+      abandoned: false,
+      respawnTimer: null,
+      lastError: null,
+      tensorsAtReady: null,
+      tensors: null,
     }));
   }
 
@@ -144,7 +155,9 @@ export class NsfwPool {
     if (this.failure) return Promise.reject(this.failure);
     const idle = this.idleSlot();
     if (!idle && this.queue.length >= this.queueLimit) {
-      return Promise.reject(new DomainError('unavailable', 'IMAGE_QUEUE_FULL', 'The image classifier is busy', `${this.queue.length} images are waiting; retry later`));
+      return Promise.reject(
+        new DomainError('unavailable', 'IMAGE_QUEUE_FULL', 'The image classifier is busy', `${this.queue.length} images are waiting; retry later`),
+      );
     }
     return new Promise<NsfwScores>((resolve, reject) => {
       // A private copy whose buffer is transferred to the worker: the caller's array stays usable.
@@ -159,8 +172,12 @@ export class NsfwPool {
       state: this.currentState,
       queued: this.queue.length,
       workers: this.slots.map((s) => ({
-        ready: s.ready, busy: s.job !== null, served: s.served, restarts: s.restarts,
-        tensorsAtReady: s.tensorsAtReady, tensors: s.tensors,
+        ready: s.ready,
+        busy: s.job !== null,
+        served: s.served,
+        restarts: s.restarts,
+        tensorsAtReady: s.tensorsAtReady,
+        tensors: s.tensors,
       })),
     };
   }

@@ -1,6 +1,4 @@
-import {
-  LocalTextModel, LocalTextModelFormatError, decodeLocalTextModel, encodeLocalTextModel,
-} from './local-text-model.format';
+import { LocalTextModel, LocalTextModelFormatError, decodeLocalTextModel, encodeLocalTextModel } from './local-text-model.format';
 
 function tinyModel(encoding: 'int8' | 'int8-deflate'): LocalTextModel {
   const bits = 8;
@@ -8,9 +6,20 @@ function tinyModel(encoding: 'int8' | 'int8-deflate'): LocalTextModel {
   for (let i = 0; i < table.length; i++) table[i] = ((i * 37) % 255) - 127;
   return {
     header: {
-      format: 1, signals: ['a', 'b'], featurizer: { bits, charMin: 2, charMax: 5 }, tableEncoding: encoding,
-      scales: [0.01, 0.02], bias: [-1, -2], denseNames: [], denseWeights: [],
-      calibration: [{ a: 1, b: 0 }, { a: 2, b: -1 }], lexiconFile: 'lex.json', lexiconSha256: 'x',
+      format: 1,
+      signals: ['a', 'b'],
+      featurizer: { bits, charMin: 2, charMax: 5 },
+      tableEncoding: encoding,
+      scales: [0.01, 0.02],
+      bias: [-1, -2],
+      denseNames: [],
+      denseWeights: [],
+      calibration: [
+        { a: 1, b: 0 },
+        { a: 2, b: -1 },
+      ],
+      lexiconFile: 'lex.json',
+      lexiconSha256: 'x',
       lexiconFloors: [{ lexiconCategory: 'self_harm_intent', signals: ['a'], score: 0.8 }],
     },
     table,

@@ -46,9 +46,23 @@ describe('LocalTextClassifier (committed model)', () => {
 
   it('never throws, whatever the input', () => {
     const hostile: unknown[] = [
-      '', ' ', '\u0000\u0001\u0002', '\ud800', '\udfff\ud800', '🔥'.repeat(5000), 'a'.repeat(200_000),
-      '\u202e\u2066 rtl', 'x'.repeat(30_000) + ' kill', '\u0300\u0301\u0302', 'ＡＢＣ', '𝓯𝓾𝓬𝓴',
-      undefined, null, 42, {}, [],
+      '',
+      ' ',
+      '\u0000\u0001\u0002',
+      '\ud800',
+      '\udfff\ud800',
+      '🔥'.repeat(5000),
+      'a'.repeat(200_000),
+      '\u202e\u2066 rtl',
+      'x'.repeat(30_000) + ' kill',
+      '\u0300\u0301\u0302',
+      'ＡＢＣ',
+      '𝓯𝓾𝓬𝓴',
+      undefined,
+      null,
+      42,
+      {},
+      [],
     ];
     for (const text of hostile) {
       for (const lang of ['en', 'xx', '', 'pt-BR', undefined as unknown as string]) {

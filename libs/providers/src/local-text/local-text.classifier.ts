@@ -1,9 +1,7 @@
 import { createHash } from 'crypto';
 import { existsSync, readFileSync } from 'fs';
 import { join, resolve } from 'path';
-import {
-  LocalTextModel, LocalTextModelFormatError, LocalTextModelHeader, decodeLocalTextModel,
-} from './local-text-model.format';
+import { LocalTextModel, LocalTextModelFormatError, LocalTextModelHeader, decodeLocalTextModel } from './local-text-model.format';
 import { TextFeaturizer } from './text-featurizer';
 import { LexiconFile, LexiconIndex } from './text-lexicon';
 import { normalizeTokens } from './text-normalizer';

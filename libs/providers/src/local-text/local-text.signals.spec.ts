@@ -1,6 +1,11 @@
 import {
-  LOCAL_TEXT_CATEGORIES, LOCAL_TEXT_SIGNALS, LOCAL_TEXT_SIGNAL_DESCRIPTIONS, LOCAL_TEXT_SIGNAL_FOLDING,
-  SUPPORTED_LANGUAGES, foldLocalTextSignals, isSupportedLanguage,
+  LOCAL_TEXT_CATEGORIES,
+  LOCAL_TEXT_SIGNALS,
+  LOCAL_TEXT_SIGNAL_DESCRIPTIONS,
+  LOCAL_TEXT_SIGNAL_FOLDING,
+  SUPPORTED_LANGUAGES,
+  foldLocalTextSignals,
+  isSupportedLanguage,
 } from './local-text.signals';
 
 describe('local text signals', () => {
@@ -19,7 +24,7 @@ describe('local text signals', () => {
     expect(LOCAL_TEXT_SIGNAL_FOLDING['self-harm']).toEqual(['self_harm', 'self_harm_intent']);
   });
 
-  it('takes the max of a category\'s signals; profanity alone triggers nothing', () => {
+  it("takes the max of a category's signals; profanity alone triggers nothing", () => {
     const folded = foldLocalTextSignals({ harassment: 0.2, insult: 0.7, profanity: 0.99, toxicity: 0.9 });
     expect(folded).toEqual({ sexual: 0, hate: 0, harassment: 0.7, violence: 0, 'self-harm': 0 });
   });

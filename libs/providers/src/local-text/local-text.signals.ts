@@ -52,9 +52,7 @@ export const LOCAL_TEXT_SIGNAL_DESCRIPTIONS: Record<LocalTextSignal, string> = {
 };
 
 /** ISO 639-1 codes the spec lists as supported. Other codes are still scored, without a lexicon. */
-export const SUPPORTED_LANGUAGES = [
-  'en', 'es', 'fr', 'de', 'pt', 'it', 'ru', 'tr', 'ar', 'hi', 'id', 'ja', 'ko', 'pl', 'nl', 'sv', 'cs',
-] as const;
+export const SUPPORTED_LANGUAGES = ['en', 'es', 'fr', 'de', 'pt', 'it', 'ru', 'tr', 'ar', 'hi', 'id', 'ja', 'ko', 'pl', 'nl', 'sv', 'cs'] as const;
 
 export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
 

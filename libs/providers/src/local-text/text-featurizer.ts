@@ -29,7 +29,10 @@ export class TextFeaturizer {
   private readonly hits: Float64Array;
   private readonly shift: number;
 
-  constructor(readonly config: FeaturizerConfig, readonly lexicon: LexiconIndex | null) {
+  constructor(
+    readonly config: FeaturizerConfig,
+    readonly lexicon: LexiconIndex | null,
+  ) {
     if (!(config.bits >= 8 && config.bits <= 24)) throw new Error(`featurizer: bits out of range: ${config.bits}`);
     this.shift = 32 - config.bits;
     const cats = lexicon ? lexicon.categories.length : 0;

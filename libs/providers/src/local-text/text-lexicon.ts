@@ -35,7 +35,8 @@ export function isUnspacedScript(cp: number): boolean {
     (cp >= 0x3040 && cp <= 0x30ff) || // kana
     (cp >= 0x3400 && cp <= 0x9fff) || // CJK ideographs
     (cp >= 0xac00 && cp <= 0xd7af) || // Hangul syllables
-    (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0x3130 && cp <= 0x318f) || // Hangul jamo
+    (cp >= 0x1100 && cp <= 0x11ff) ||
+    (cp >= 0x3130 && cp <= 0x318f) || // Hangul jamo
     (cp >= 0x0e00 && cp <= 0x0e7f) || // Thai
     (cp >= 0xff66 && cp <= 0xff9f)
   );
@@ -68,10 +69,7 @@ export class LexiconIndex {
           for (const ch of term) cpsArr.push(ch.codePointAt(0) ?? 0);
           if (cpsArr.length === 0 || cpsArr.length > 255) continue;
           const unspaced = cpsArr.every((c) => isUnspacedScript(c) || c === SPACE);
-          const mode =
-            unspaced && cpsArr.length >= 2 ? MatchMode.Substring
-              : !unspaced && cpsArr.length >= PREFIX_MIN ? MatchMode.Prefix
-                : MatchMode.Token;
+          const mode = unspaced && cpsArr.length >= 2 ? MatchMode.Substring : !unspaced && cpsArr.length >= PREFIX_MIN ? MatchMode.Prefix : MatchMode.Token;
           const h = hashString(term);
           const list = this.byHash.get(h) ?? [];
           const existing = list.find((e) => e.category === category && e.cps.length === cpsArr.length && sameCps(e.cps, cpsArr));

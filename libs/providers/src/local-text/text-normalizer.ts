@@ -33,9 +33,12 @@ function classify(cp: number): CharClass {
   if (cached !== CharClass.Unknown) return cached as CharClass;
   let cls: CharClass;
   if ((cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x1f3fb && cp <= 0x1f3ff) || cp === 0x00ad) cls = CharClass.Drop;
-  else if (cp >= 0x064b && cp <= 0x065f) cls = CharClass.Drop; // Arabic harakat
-  else if (cp === 0x0670 || cp === 0x0640) cls = CharClass.Drop; // superscript alef, tatweel
-  else if (cp >= 0x0300 && cp <= 0x036f) cls = CharClass.Drop; // combining Latin diacritics (e.g. after "İ".toLowerCase())
+  else if (cp >= 0x064b && cp <= 0x065f)
+    cls = CharClass.Drop; // Arabic harakat
+  else if (cp === 0x0670 || cp === 0x0640)
+    cls = CharClass.Drop; // superscript alef, tatweel
+  else if (cp >= 0x0300 && cp <= 0x036f)
+    cls = CharClass.Drop; // combining Latin diacritics (e.g. after "İ".toLowerCase())
   else {
     const ch = String.fromCodePoint(cp);
     if (WORD_RE.test(ch)) cls = CharClass.Word;
@@ -49,10 +52,21 @@ function classify(cp: number): CharClass {
 }
 
 const SPECIAL_MAP: Record<number, string> = {
-  0x00df: 'ss', 0x00e6: 'ae', 0x0153: 'oe', 0x00f8: 'o', 0x0142: 'l', 0x0111: 'd', 0x0131: 'i', 0x00fe: 'th',
+  0x00df: 'ss',
+  0x00e6: 'ae',
+  0x0153: 'oe',
+  0x00f8: 'o',
+  0x0142: 'l',
+  0x0111: 'd',
+  0x0131: 'i',
+  0x00fe: 'th',
   0x0451: '\u0435', // ё -> е
-  0x0623: '\u0627', 0x0625: '\u0627', 0x0622: '\u0627', 0x0671: '\u0627', // alef variants -> ا
-  0x0649: '\u064a', 0x0626: '\u064a', // ى ئ -> ي
+  0x0623: '\u0627',
+  0x0625: '\u0627',
+  0x0622: '\u0627',
+  0x0671: '\u0627', // alef variants -> ا
+  0x0649: '\u064a',
+  0x0626: '\u064a', // ى ئ -> ي
   0x0629: '\u0647', // ة -> ه
   0x0624: '\u0648', // ؤ -> و
 };
@@ -75,7 +89,15 @@ function foldChar(cp: number): string {
 }
 
 const LEET: Record<string, string> = {
-  '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's', '!': 'i',
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '@': 'a',
+  $: 's',
+  '!': 'i',
 };
 
 function isLetterCp(cp: number): boolean {

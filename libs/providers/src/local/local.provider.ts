@@ -28,7 +28,10 @@ export class LocalProvider implements ModerationProvider {
   readonly modalities = ['text', 'image'] as const;
   readonly folding = LOCAL_SIGNAL_FOLDING;
 
-  constructor(private readonly text: LocalTextClassifier, private readonly images: () => ImageClassifier) {}
+  constructor(
+    private readonly text: LocalTextClassifier,
+    private readonly images: () => ImageClassifier,
+  ) {}
 
   async score(request: ScoreRequest): Promise<ProviderScore> {
     if (request.modality === 'text') return { signals: this.text.score(request.text, request.language), cost: 0 };

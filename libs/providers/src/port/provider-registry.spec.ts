@@ -2,7 +2,10 @@ import { foldByProvider, mergeSignals, StaticProviderRegistry } from './provider
 import { ModerationProvider } from './provider.port';
 
 const provider = (name: string, modalities: ('text' | 'image')[], folding: Record<string, string[]>): ModerationProvider => ({
-  name, modalities, folding, score: async () => ({ signals: {}, cost: 0 }),
+  name,
+  modalities,
+  folding,
+  score: async () => ({ signals: {}, cost: 0 }),
 });
 
 describe('provider registry', () => {

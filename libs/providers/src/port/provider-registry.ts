@@ -6,10 +6,7 @@ import { KnownProvider, Modality, ModerationProvider, ProviderDescription, Provi
 /** Folds each provider's raw signals with that provider's map and merges by max. Signals
  * of a provider that is not configured (any more) fold with the default map, so replay of
  * an old decision never needs the provider itself. */
-export function foldByProvider(
-  signalsByProvider: Record<string, ScoreMap>,
-  foldingOf: (provider: string) => SignalFolding,
-): ScoreMap {
+export function foldByProvider(signalsByProvider: Record<string, ScoreMap>, foldingOf: (provider: string) => SignalFolding): ScoreMap {
   const providers = Object.keys(signalsByProvider);
   // One provider (every local check): its folded scores as they are.
   if (providers.length === 1) return foldSignals(signalsByProvider[providers[0]] ?? {}, foldingOf(providers[0]));
@@ -52,7 +49,8 @@ export class StaticProviderRegistry implements ProviderRegistry {
 
   get(name: string): ModerationProvider {
     const p = this.byName.get(name);
-    if (!p) throw invalid('PROVIDER_NOT_CONFIGURED', 'Provider not configured', `provider "${name}" is not configured (configured: ${this.names().join(', ')})`);
+    if (!p)
+      throw invalid('PROVIDER_NOT_CONFIGURED', 'Provider not configured', `provider "${name}" is not configured (configured: ${this.names().join(', ')})`);
     return p;
   }
 
@@ -73,9 +71,15 @@ export class StaticProviderRegistry implements ProviderRegistry {
   }
 
   describe(): ProviderDescription[] {
-    const configured = [...this.byName.values()].map((p) => ({
-      name: p.name, configured: true, modalities: [...p.modalities], circuit: p.circuitState?.() ?? 'closed',
-    }) satisfies ProviderDescription);
+    const configured = [...this.byName.values()].map(
+      (p) =>
+        ({
+          name: p.name,
+          configured: true,
+          modalities: [...p.modalities],
+          circuit: p.circuitState?.() ?? 'closed',
+        }) satisfies ProviderDescription,
+    );
     const others = this.known
       .filter((k) => !this.byName.has(k.name))
       .map((k) => ({ name: k.name, configured: false, modalities: [...k.modalities], circuit: 'closed' }) satisfies ProviderDescription);

@@ -16,9 +16,7 @@ export interface ImageForScoring {
   frameSize: number;
 }
 
-export type ScoreRequest =
-  | { modality: 'text'; text: string; language: string }
-  | { modality: 'image'; image: ImageForScoring; language: string };
+export type ScoreRequest = { modality: 'text'; text: string; language: string } | { modality: 'image'; image: ImageForScoring; language: string };
 
 /** A provider's answer: raw named signals in [0, 1] and what the call cost (USD). */
 export interface ProviderScore {

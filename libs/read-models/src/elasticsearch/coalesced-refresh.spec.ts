@@ -2,9 +2,7 @@ import { CoalescedRefresh } from './coalesced-refresh';
 
 function controllable() {
   const rounds: { indices: string[]; resolve: () => void; reject: (e: Error) => void }[] = [];
-  const refresher = new CoalescedRefresh(
-    (indices) => new Promise<void>((resolve, reject) => rounds.push({ indices: [...indices].sort(), resolve, reject })),
-  );
+  const refresher = new CoalescedRefresh((indices) => new Promise<void>((resolve, reject) => rounds.push({ indices: [...indices].sort(), resolve, reject })));
   return { refresher, rounds };
 }
 const tick = () => new Promise((r) => setImmediate(r));

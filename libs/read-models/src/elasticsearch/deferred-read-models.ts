@@ -6,9 +6,21 @@ import { WEBHOOK_READ_METHODS } from '../webhook-read-models.port';
  * on the placeholder: anything else (e.g. a Nest lifecycle hook looked up by name) is
  * undefined, as it is on the real adapter. */
 const DEFERRED_CALLS = new Set<string>([
-  'applyBatch', 'waitFor', 'getDecision', 'findDecisionByRequestId', 'listDecisions', 'getPolicy', 'listPolicies',
-  'findKeyByHash', 'getKey', 'listKeys', 'getGuardrailDecision', 'getGuardrailPolicy', 'getGuardrailPolicyVersion',
-  'listGuardrailPolicyHistory', 'guardrailCounts',
+  'applyBatch',
+  'waitFor',
+  'getDecision',
+  'findDecisionByRequestId',
+  'listDecisions',
+  'getPolicy',
+  'listPolicies',
+  'findKeyByHash',
+  'getKey',
+  'listKeys',
+  'getGuardrailDecision',
+  'getGuardrailPolicy',
+  'getGuardrailPolicyVersion',
+  'listGuardrailPolicyHistory',
+  'guardrailCounts',
   ...WEBHOOK_READ_METHODS,
 ]);
 
@@ -19,10 +31,7 @@ const DEFERRED_CALLS = new Set<string>([
  * opening, then fails with 503 READ_MODELS_UNAVAILABLE (retryable; nothing was done).
  * Once open, every call goes straight to the real adapter.
  */
-export function deferredReadModels(
-  opening: Promise<ReadModels>,
-  o: { waitMs: number; describe: string; abort: () => void },
-): ReadModels {
+export function deferredReadModels(opening: Promise<ReadModels>, o: { waitMs: number; describe: string; abort: () => void }): ReadModels {
   let real: ReadModels | null = null;
   let closed = false;
   opening.then(

@@ -72,7 +72,7 @@ describe('ElasticsearchReadModels: generations (real node)', () => {
     expect(await indicesOf(prefix)).toEqual(DOC_TYPES.map((t) => indexName(prefix, t, next.generation())).sort());
   });
 
-  it('moves a writer onto the promoted generation, from that generation\'s stored positions', async () => {
+  it("moves a writer onto the promoted generation, from that generation's stored positions", async () => {
     const { prefix, open } = await fresh();
     const writer = await open();
     const oldGen = writer.generation();
@@ -116,7 +116,9 @@ describe('ElasticsearchReadModels: a node that goes away (real node behind a rel
   });
 
   it('fails to open against a dead address with the connection error', async () => {
-    await expect(ElasticsearchReadModels.open({ node: 'http://127.0.0.1:1', indexPrefix: uniquePrefix(), logger: QUIET })).rejects.toThrow(/ECONNREFUSED|connect/i);
+    await expect(ElasticsearchReadModels.open({ node: 'http://127.0.0.1:1', indexPrefix: uniquePrefix(), logger: QUIET })).rejects.toThrow(
+      /ECONNREFUSED|connect/i,
+    );
   });
 
   it('opens once the node comes up, logging each failed attempt', async () => {
@@ -125,12 +127,9 @@ describe('ElasticsearchReadModels: a node that goes away (real node behind a rel
     await probe.cut(); // its port is free now: nothing listens there yet
     const errors: string[] = [];
     let relay: Awaited<ReturnType<typeof relayTo>> | null = null;
-    const opening = openElasticsearchWithRetry(
-      { node: probe.url, indexPrefix: prefix, logger: { ...QUIET, error: (m) => errors.push(m) } },
-      async () => {
-        relay ??= await relayTo(ES_URL, probe.port); // the node "comes up" after the first failure
-      },
-    );
+    const opening = openElasticsearchWithRetry({ node: probe.url, indexPrefix: prefix, logger: { ...QUIET, error: (m) => errors.push(m) } }, async () => {
+      relay ??= await relayTo(ES_URL, probe.port); // the node "comes up" after the first failure
+    });
     const rm = track(await opening);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain(probe.url);

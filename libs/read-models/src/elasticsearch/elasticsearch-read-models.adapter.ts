@@ -1,8 +1,17 @@
 import { Client, estypes } from '@elastic/elasticsearch';
 import { LogPosition } from '@cds/event-log';
 import {
-  BatchDoc, DecisionDoc, DecisionFilter, DeliveryAttemptDoc, DeliveryDoc, GuardrailCounts, GuardrailDecisionDoc, GuardrailPolicyVersionDoc,
-  KeyDoc, PolicyDoc, WebhookDoc,
+  BatchDoc,
+  DecisionDoc,
+  DecisionFilter,
+  DeliveryAttemptDoc,
+  DeliveryDoc,
+  GuardrailCounts,
+  GuardrailDecisionDoc,
+  GuardrailPolicyVersionDoc,
+  KeyDoc,
+  PolicyDoc,
+  WebhookDoc,
 } from '../documents';
 import { PositionWaiters } from '../position-waiters';
 import { ProjectedEvent, ReadModels } from '../read-models.port';
@@ -10,8 +19,17 @@ import { PendingCursor, WebhookReadModels } from '../webhook-read-models.port';
 import { bulkOperations, failuresOf, ReadModelsLogger } from './es-bulk';
 import { asUnavailable, isNotFound } from './es-errors';
 import {
-  addMissingFields, addMissingIndices, claimPromotion, createGenerationIndices, deleteGeneration, GenerationRaceError, IndexSettings, pendingPromotion,
-  requestPromotion, servedGeneration, swapAliases,
+  addMissingFields,
+  addMissingIndices,
+  claimPromotion,
+  createGenerationIndices,
+  deleteGeneration,
+  GenerationRaceError,
+  IndexSettings,
+  pendingPromotion,
+  requestPromotion,
+  servedGeneration,
+  swapAliases,
 } from './es-generations';
 import { aliasName, docId, DocType, indexName, newGenerationName } from './es-index-layout';
 import { decisionSearch, guardrailCountsOf, guardrailCountsSearch } from './es-queries';
@@ -67,7 +85,11 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
     private served: boolean,
   ) {
     this.logger = o.logger ?? CONSOLE;
-    this.poller = new PositionPoller((ps) => this.storedNextOffsets(ps, true), (ps) => this.applied.reached(ps), o.pollIntervalMs ?? 10);
+    this.poller = new PositionPoller(
+      (ps) => this.storedNextOffsets(ps, true),
+      (ps) => this.applied.reached(ps),
+      o.pollIntervalMs ?? 10,
+    );
   }
 
   /** Serve the current generation, creating the first one when there is none. */
@@ -212,7 +234,9 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
       const k = `${e.topic}:${e.partition}`;
       if ((next.get(k)?.nextOffset ?? 0) < e.offset + 1) next.set(k, { topic: e.topic, partition: e.partition, nextOffset: e.offset + 1 });
     }
-    const moved = [...next.values()].filter((p) => !this.applied.reached([{ topic: p.topic as LogPosition['topic'], partition: p.partition, offset: p.nextOffset - 1 }]));
+    const moved = [...next.values()].filter(
+      (p) => !this.applied.reached([{ topic: p.topic as LogPosition['topic'], partition: p.partition, offset: p.nextOffset - 1 }]),
+    );
     if (moved.length === 0) return;
     const res = await this.client.bulk({
       operations: moved.flatMap((p) => [
@@ -328,7 +352,9 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
   }
 
   async guardrailCounts(tenantId: string, projectId: string, from: string, to: string): Promise<GuardrailCounts> {
-    const res = await asUnavailable(() => this.client.search({ index: this.readIndex('guardrail_decisions'), ...guardrailCountsSearch(tenantId, projectId, from, to) }));
+    const res = await asUnavailable(() =>
+      this.client.search({ index: this.readIndex('guardrail_decisions'), ...guardrailCountsSearch(tenantId, projectId, from, to) }),
+    );
     return guardrailCountsOf(res.aggregations as Record<string, unknown> | undefined);
   }
 
@@ -356,7 +382,8 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
   async webhookFailingSince(tenantId: string, webhookId: string, notBefore?: string | null): Promise<string | null> {
     const [lastOk] = await this.search<EsDeliveryAttempt>('delivery_attempts', attemptWithStatusSearch(tenantId, webhookId, 'succeeded', 'desc'));
     const [firstFailed] = await this.search<EsDeliveryAttempt>(
-      'delivery_attempts', attemptWithStatusSearch(tenantId, webhookId, 'failed', 'asc', lastOk?.timestamp ?? null, notBefore ?? null),
+      'delivery_attempts',
+      attemptWithStatusSearch(tenantId, webhookId, 'failed', 'asc', lastOk?.timestamp ?? null, notBefore ?? null),
     );
     return firstFailed?.timestamp ?? null;
   }

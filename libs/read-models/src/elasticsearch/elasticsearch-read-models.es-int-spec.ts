@@ -95,11 +95,18 @@ describe('ElasticsearchReadModels (real node)', () => {
     await stale.applyBatch(batch);
     expect((await rm.getGuardrailPolicy('t1', 'p'))?.version).toBe('v-d');
     expect((await rm.listGuardrailPolicyHistory('t1', 'p')).map((h) => [h.version, h.policy.requireApprovalScore, h.restoredVersion])).toEqual([
-      ['v-d', 10, 'v-a'], ['v-b', 20, null], ['v-a', 10, null],
+      ['v-d', 10, 'v-a'],
+      ['v-b', 20, null],
+      ['v-a', 10, null],
     ]);
     expect(await rm.getGuardrailPolicyVersion('t1', 'p', 'v-b')).toEqual({
-      tenantId: 't1', projectId: 'p', version: 'v-b', policy: expect.objectContaining({ requireApprovalScore: 20 }),
-      updatedAt: batch[1].event.occurredAt, updatedBy: 'key:k', restoredVersion: null,
+      tenantId: 't1',
+      projectId: 'p',
+      version: 'v-b',
+      policy: expect.objectContaining({ requireApprovalScore: 20 }),
+      updatedAt: batch[1].event.occurredAt,
+      updatedBy: 'key:k',
+      restoredVersion: null,
     });
     expect((await rm.getGuardrailPolicy('t2', 'p'))?.policy.requireApprovalScore).toBe(30);
     expect(await rm.getGuardrailPolicyVersion('t2', 'p', 'v-a')).toBeNull();
@@ -114,14 +121,36 @@ describe('ElasticsearchReadModels (real node)', () => {
       at('guardrails', 13, guardrailDecided('t1', 'p', 'g4', '2026-03-04T00:00:00.000Z', 'block', true)), // at `to`: excluded
       at('guardrails', 14, guardrailDecided('t1', 'other', 'g5', '2026-03-02T10:00:00.000Z', 'block', true)),
       at('guardrails', 15, guardrailDecided('t2', 'p', 'g6', '2026-03-02T10:00:00.000Z', 'block', true)),
-      at('guardrails', 16, envelope('agent.guardrail.blocked', 1, 't1', 'x', {
-        decisionId: 'x', projectId: 'p', kind: 'action_authorization' as const, action: 'block' as const, riskScore: 90, reasons: [], categories: [], requiresApproval: true,
-      }, new Date('2026-03-02T10:00:00.000Z'))),
+      at(
+        'guardrails',
+        16,
+        envelope(
+          'agent.guardrail.blocked',
+          1,
+          't1',
+          'x',
+          {
+            decisionId: 'x',
+            projectId: 'p',
+            kind: 'action_authorization' as const,
+            action: 'block' as const,
+            riskScore: 90,
+            reasons: [],
+            categories: [],
+            requiresApproval: true,
+          },
+          new Date('2026-03-02T10:00:00.000Z'),
+        ),
+      ),
     ];
     await rm.applyBatch(batch);
     await stale.applyBatch(batch);
     expect(await rm.guardrailCounts('t1', 'p', '2026-03-01T00:00:00.000Z', '2026-03-04T00:00:00.000Z')).toEqual({
-      total: 3, blocked: 1, approvalRequired: 2, skillVetting: 1, runtimeAuthorization: 2,
+      total: 3,
+      blocked: 1,
+      approvalRequired: 2,
+      skillVetting: 1,
+      runtimeAuthorization: 2,
       daily: [
         { date: '2026-03-01', total: 1, blocked: 1, approvalRequired: 1 },
         { date: '2026-03-02', total: 2, blocked: 0, approvalRequired: 1 },

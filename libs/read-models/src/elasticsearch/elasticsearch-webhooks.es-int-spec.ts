@@ -38,24 +38,76 @@ const at = (topic: Topic, event: DomainEvent): ProjectedEvent => {
 const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
 
 const created = (tenantId: string, webhookId: string, when = t(0)) =>
-  envelope('webhook.created', 1, tenantId, webhookId, {
-    webhookId, url: `https://example.com/${webhookId}`, events: ['decision.created' as const], description: null, enabled: true,
-    secretCiphertext: 'v1.iv.tag.ct', createdBy: 'key:k',
-  }, when);
+  envelope(
+    'webhook.created',
+    1,
+    tenantId,
+    webhookId,
+    {
+      webhookId,
+      url: `https://example.com/${webhookId}`,
+      events: ['decision.created' as const],
+      description: null,
+      enabled: true,
+      secretCiphertext: 'v1.iv.tag.ct',
+      createdBy: 'key:k',
+    },
+    when,
+  );
 const scheduled = (tenantId: string, deliveryId: string, webhookId: string, dueAt: string) =>
   envelope('webhook.delivery.scheduled', 1, tenantId, deliveryId, {
-    deliveryId, webhookId, target: { kind: 'webhook' as const, webhookId }, eventId: `evt-${deliveryId}`, eventType: 'decision.created',
-    payload: { id: `evt-${deliveryId}` }, dueAt,
+    deliveryId,
+    webhookId,
+    target: { kind: 'webhook' as const, webhookId },
+    eventId: `evt-${deliveryId}`,
+    eventType: 'decision.created',
+    payload: { id: `evt-${deliveryId}` },
+    dueAt,
   });
-const attempted = (tenantId: string, deliveryId: string, webhookId: string, attempt: number, ok: boolean, when: Date, next: string | null = null, test = false) =>
-  envelope('webhook.delivery.attempted', 1, tenantId, deliveryId, {
-    deliveryId, webhookId, eventId: `evt-${deliveryId}`, eventType: 'decision.created', attempt, status: ok ? 'succeeded' : 'failed',
-    url: 'https://example.com', responseCode: ok ? 200 : 503, durationMs: 5, error: ok ? null : 'receiver answered 503', nextAttemptAt: next, test,
-  } satisfies DeliveryAttemptedV1, when);
-const accepted = (tenantId: string, batchId: string) => envelope('batch.accepted', 1, tenantId, batchId, {
-  batchId, policyId: 'default', items: [{ id: 'i1', content: 'x' }, { id: 'i2', content: 'y' }], webhookUrl: 'https://example.com/b',
-  signingWebhookId: null, secretCiphertext: 'v1.a.b.c', acceptedBy: 'key:k',
-});
+const attempted = (
+  tenantId: string,
+  deliveryId: string,
+  webhookId: string,
+  attempt: number,
+  ok: boolean,
+  when: Date,
+  next: string | null = null,
+  test = false,
+) =>
+  envelope(
+    'webhook.delivery.attempted',
+    1,
+    tenantId,
+    deliveryId,
+    {
+      deliveryId,
+      webhookId,
+      eventId: `evt-${deliveryId}`,
+      eventType: 'decision.created',
+      attempt,
+      status: ok ? 'succeeded' : 'failed',
+      url: 'https://example.com',
+      responseCode: ok ? 200 : 503,
+      durationMs: 5,
+      error: ok ? null : 'receiver answered 503',
+      nextAttemptAt: next,
+      test,
+    } satisfies DeliveryAttemptedV1,
+    when,
+  );
+const accepted = (tenantId: string, batchId: string) =>
+  envelope('batch.accepted', 1, tenantId, batchId, {
+    batchId,
+    policyId: 'default',
+    items: [
+      { id: 'i1', content: 'x' },
+      { id: 'i2', content: 'y' },
+    ],
+    webhookUrl: 'https://example.com/b',
+    signingWebhookId: null,
+    secretCiphertext: 'v1.a.b.c',
+    acceptedBy: 'key:k',
+  });
 
 describe('ElasticsearchReadModels: webhooks, deliveries, batches (real node)', () => {
   it('is the webhook read models of READ_MODELS (no READ_MODELS_UNSUPPORTED)', async () => {
@@ -64,17 +116,30 @@ describe('ElasticsearchReadModels: webhooks, deliveries, batches (real node)', (
   });
 
   it('keeps webhooks per tenant, applies changes in log order, and a deletion survives a replay', async () => {
-    const { rm, stale: [stale, late] } = await open(2);
+    const {
+      rm,
+      stale: [stale, late],
+    } = await open(2);
     const batch = [
-      at('webhooks', created('t1', 'w1')), at('webhooks', created('t1', 'w2', t(1))), at('webhooks', created('t2', 'w3')),
+      at('webhooks', created('t1', 'w1')),
+      at('webhooks', created('t1', 'w2', t(1))),
+      at('webhooks', created('t2', 'w3')),
       at('webhooks', envelope('webhook.updated', 1, 't1', 'w1', { webhookId: 'w1', changes: { enabled: false, description: 'off' }, updatedBy: 'k' })),
-      at('webhooks', envelope('webhook.auto_disabled', 1, 't1', 'w2', { webhookId: 'w2', reason: 'failing', failingSince: t(0).toISOString(), lastError: null })),
+      at(
+        'webhooks',
+        envelope('webhook.auto_disabled', 1, 't1', 'w2', { webhookId: 'w2', reason: 'failing', failingSince: t(0).toISOString(), lastError: null }),
+      ),
       at('webhooks', envelope('webhook.deleted', 1, 't2', 'w3', { webhookId: 'w3', deletedBy: 'k' })),
     ];
     await rm.applyBatch(batch);
     await rm.applyBatch(batch); // a replay changes nothing
     await stale.applyBatch(batch); // reaches the node: creations 409, patches not newer than the stored documents
-    expect(await rm.getWebhook('t1', 'w1')).toMatchObject({ enabled: false, description: 'off', url: 'https://example.com/w1', secretCiphertext: 'v1.iv.tag.ct' });
+    expect(await rm.getWebhook('t1', 'w1')).toMatchObject({
+      enabled: false,
+      description: 'off',
+      url: 'https://example.com/w1',
+      secretCiphertext: 'v1.iv.tag.ct',
+    });
     expect(await rm.getWebhook('t1', 'w2')).toMatchObject({ enabled: false, disabledReason: 'failing' });
     expect((await rm.listWebhooks('t1')).map((w) => w.webhookId)).toEqual(['w1', 'w2']);
     expect(await rm.getWebhook('t2', 'w3')).toBeNull();
@@ -90,7 +155,10 @@ describe('ElasticsearchReadModels: webhooks, deliveries, batches (real node)', (
   });
 
   it('tracks deliveries from scheduled to delivered, lists pending ones soonest first, attempts newest first', async () => {
-    const { rm, stale: [staleFirst, staleLast] } = await open(2);
+    const {
+      rm,
+      stale: [staleFirst, staleLast],
+    } = await open(2);
     const first = [
       at('deliveries', scheduled('t1', 'd1', 'w1', t(10).toISOString())),
       at('deliveries', scheduled('t1', 'd2', 'w1', t(5).toISOString())),
@@ -100,14 +168,25 @@ describe('ElasticsearchReadModels: webhooks, deliveries, batches (real node)', (
     ];
     await rm.applyBatch(first);
     expect((await rm.listPendingDeliveries(10)).map((d) => [d.deliveryId, d.attempts, d.nextAttemptAt])).toEqual([
-      ['d3', 0, t(7).toISOString()], ['d1', 1, t(20).toISOString()],
+      ['d3', 0, t(7).toISOString()],
+      ['d1', 1, t(20).toISOString()],
     ]);
     expect(await rm.getDelivery('t1', 'd2')).toMatchObject({ state: 'succeeded', attempts: 1, nextAttemptAt: null });
     expect(await rm.getDelivery('t2', 'd1')).toBeNull();
 
-    const last = [at('deliveries', attempted('t1', 'd1', 'w1', 2, false, t(20))), at('deliveries', envelope('webhook.delivery.cancelled', 1, 't2', 'd3', {
-      deliveryId: 'd3', webhookId: 'w9', eventId: 'evt-d3', eventType: 'decision.created', reason: 'webhook_deleted' as const,
-    }))];
+    const last = [
+      at('deliveries', attempted('t1', 'd1', 'w1', 2, false, t(20))),
+      at(
+        'deliveries',
+        envelope('webhook.delivery.cancelled', 1, 't2', 'd3', {
+          deliveryId: 'd3',
+          webhookId: 'w9',
+          eventId: 'evt-d3',
+          eventType: 'decision.created',
+          reason: 'webhook_deleted' as const,
+        }),
+      ),
+    ];
     await rm.applyBatch(last);
     await rm.applyBatch(last);
     await staleLast.applyBatch(last);
@@ -117,7 +196,11 @@ describe('ElasticsearchReadModels: webhooks, deliveries, batches (real node)', (
     expect(await rm.getDelivery('t2', 'd3')).toMatchObject({ state: 'cancelled' });
 
     const attempts = await rm.listDeliveryAttempts('t1', 'w1', 10);
-    expect(attempts.map((a) => [a.deliveryId, a.attempt, a.status])).toEqual([['d1', 2, 'failed'], ['d2', 1, 'succeeded'], ['d1', 1, 'failed']]);
+    expect(attempts.map((a) => [a.deliveryId, a.attempt, a.status])).toEqual([
+      ['d1', 2, 'failed'],
+      ['d2', 1, 'succeeded'],
+      ['d1', 1, 'failed'],
+    ]);
     expect(attempts[2]).toMatchObject({ responseCode: 503, nextAttemptAt: t(20).toISOString(), timestamp: t(10).toISOString(), eventId: 'evt-d1' });
     expect(attempts[2]).not.toHaveProperty('pos'); // the position it is sorted by stays internal
     expect(await rm.listDeliveryAttempts('t1', 'w1', 1)).toHaveLength(1);
@@ -142,14 +225,30 @@ describe('ElasticsearchReadModels: webhooks, deliveries, batches (real node)', (
   });
 
   it('keeps async batches from processing to completed or failed, per tenant', async () => {
-    const { rm, stale: [stale] } = await open(1);
+    const {
+      rm,
+      stale: [stale],
+    } = await open(1);
     const batch = [
-      at('jobs', accepted('t1', 'b1')), at('jobs', accepted('t1', 'b2')),
-      at('jobs', envelope('batch.completed', 1, 't1', 'b1', {
-        batchId: 'b1', policyId: 'default', succeeded: 1, failed: 1,
-        results: [{ id: 'i1', safe: true, action: 'allow' as const, decisionId: 'd1' }, { id: 'i2', error: { code: 'CONTENT_TOO_LONG', message: 'm', details: '' } }],
-      })),
-      at('jobs', envelope('batch.failed', 1, 't1', 'b2', { batchId: 'b2', policyId: 'default', error: { code: 'POLICY_NOT_FOUND', message: 'm', details: '' } })),
+      at('jobs', accepted('t1', 'b1')),
+      at('jobs', accepted('t1', 'b2')),
+      at(
+        'jobs',
+        envelope('batch.completed', 1, 't1', 'b1', {
+          batchId: 'b1',
+          policyId: 'default',
+          succeeded: 1,
+          failed: 1,
+          results: [
+            { id: 'i1', safe: true, action: 'allow' as const, decisionId: 'd1' },
+            { id: 'i2', error: { code: 'CONTENT_TOO_LONG', message: 'm', details: '' } },
+          ],
+        }),
+      ),
+      at(
+        'jobs',
+        envelope('batch.failed', 1, 't1', 'b2', { batchId: 'b2', policyId: 'default', error: { code: 'POLICY_NOT_FOUND', message: 'm', details: '' } }),
+      ),
     ];
     await rm.applyBatch(batch);
     await rm.applyBatch(batch);
@@ -167,7 +266,9 @@ describe('ElasticsearchReadModels: webhook indices and generations (real node)',
     const next = await ElasticsearchReadModels.createGeneration({ node: ES_URL, indexPrefix: prefix, logger: QUIET });
     opened.push(next);
     await next.applyBatch([
-      at('webhooks', created('t1', 'new')), at('deliveries', scheduled('t1', 'dn', 'new', t(1).toISOString())), at('jobs', accepted('t1', 'bn')),
+      at('webhooks', created('t1', 'new')),
+      at('deliveries', scheduled('t1', 'dn', 'new', t(1).toISOString())),
+      at('jobs', accepted('t1', 'bn')),
     ]);
     expect(await rm.getWebhook('t1', 'new')).toBeNull();
     expect(await rm.listPendingDeliveries(10)).toEqual([]);

@@ -19,7 +19,8 @@ export async function asUnavailable<T>(query: () => Promise<T>): Promise<T> {
   try {
     return await query();
   } catch (err) {
-    if (isUnavailable(err)) throw new DomainError('unavailable', 'READ_MODELS_UNAVAILABLE', 'Read models are unavailable', `Elasticsearch: ${(err as Error).message}`);
+    if (isUnavailable(err))
+      throw new DomainError('unavailable', 'READ_MODELS_UNAVAILABLE', 'Read models are unavailable', `Elasticsearch: ${(err as Error).message}`);
     throw err;
   }
 }

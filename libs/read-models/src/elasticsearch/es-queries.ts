@@ -51,7 +51,7 @@ interface DayBucket {
 }
 
 export function guardrailCountsOf(aggregations: Record<string, unknown> | undefined): GuardrailCounts {
-  const buckets = ((aggregations?.days as { buckets?: DayBucket[] })?.buckets ?? []);
+  const buckets = (aggregations?.days as { buckets?: DayBucket[] })?.buckets ?? [];
   const counts: GuardrailCounts = { total: 0, blocked: 0, approvalRequired: 0, skillVetting: 0, runtimeAuthorization: 0, daily: [] };
   for (const b of buckets) {
     counts.total += b.doc_count;

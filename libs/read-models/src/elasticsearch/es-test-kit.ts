@@ -34,29 +34,82 @@ export const at = (topic: Topic, offset: number, event: DomainEvent, partition =
 
 export function decision(tenantId: string, id: string, over: Partial<DecisionCreatedV1> = {}, when?: string): DomainEvent {
   const action = over.action ?? 'allow';
-  return envelope('decision.created', 2, tenantId, id, decisionCreatedV1ToV2({
-    decisionId: id, requestId: null, content: `content ${id}`, contentType: 'text', language: 'en', metadata: {},
-    policyId: 'default', policyVersion: 0, provider: 'local', signals: { hate: 0.1 },
-    categories: [{ category: 'hate', score: 0.1, threshold: 0.7, triggered: false }], action, safe: action === 'allow',
-    flagged: action !== 'allow', latency: 0.1, cost: 0, ...over,
-  }), when ? new Date(when) : undefined);
+  return envelope(
+    'decision.created',
+    2,
+    tenantId,
+    id,
+    decisionCreatedV1ToV2({
+      decisionId: id,
+      requestId: null,
+      content: `content ${id}`,
+      contentType: 'text',
+      language: 'en',
+      metadata: {},
+      policyId: 'default',
+      policyVersion: 0,
+      provider: 'local',
+      signals: { hate: 0.1 },
+      categories: [{ category: 'hate', score: 0.1, threshold: 0.7, triggered: false }],
+      action,
+      safe: action === 'allow',
+      flagged: action !== 'allow',
+      latency: 0.1,
+      cost: 0,
+      ...over,
+    }),
+    when ? new Date(when) : undefined,
+  );
 }
 
 export const GUARDRAIL_POLICY = { sensitivePathPrefixes: ['/etc'], networkAllowlist: [], blockShellPatterns: [], requireApprovalScore: 50 };
 
 export function guardrailDecided(
-  tenantId: string, projectId: string, decisionId: string, when: string, action: GuardrailDecidedV1['action'], requiresApproval: boolean,
+  tenantId: string,
+  projectId: string,
+  decisionId: string,
+  when: string,
+  action: GuardrailDecidedV1['action'],
+  requiresApproval: boolean,
   kind: GuardrailDecidedV1['kind'] = 'action_authorization',
 ): DomainEvent {
-  return envelope('guardrail.decided', 1, tenantId, decisionId, {
-    decisionId, projectId, kind, action, riskScore: 10, reasons: ['r'], categories: ['c'], requiresApproval, request: { tool: 'shell', nested: { a: [1, { b: 2 }] } },
-    policy: GUARDRAIL_POLICY, policyOrigin: {}, decidedBy: 'key:k', latency: 0.1,
-  }, new Date(when));
+  return envelope(
+    'guardrail.decided',
+    1,
+    tenantId,
+    decisionId,
+    {
+      decisionId,
+      projectId,
+      kind,
+      action,
+      riskScore: 10,
+      reasons: ['r'],
+      categories: ['c'],
+      requiresApproval,
+      request: { tool: 'shell', nested: { a: [1, { b: 2 }] } },
+      policy: GUARDRAIL_POLICY,
+      policyOrigin: {},
+      decidedBy: 'key:k',
+      latency: 0.1,
+    },
+    new Date(when),
+  );
 }
 
-export function guardrailPolicyVersion(tenantId: string, projectId: string, version: string, score: number, restoredVersion: string | null = null): DomainEvent {
+export function guardrailPolicyVersion(
+  tenantId: string,
+  projectId: string,
+  version: string,
+  score: number,
+  restoredVersion: string | null = null,
+): DomainEvent {
   return envelope(restoredVersion ? 'guardrail.policy.rolled_back' : 'guardrail.policy.updated', 1, tenantId, `${tenantId}/${projectId}`, {
-    projectId, version, policy: { ...GUARDRAIL_POLICY, requireApprovalScore: score }, updatedBy: 'key:k', restoredVersion,
+    projectId,
+    version,
+    policy: { ...GUARDRAIL_POLICY, requireApprovalScore: score },
+    updatedBy: 'key:k',
+    restoredVersion,
   });
 }
 
@@ -78,9 +131,10 @@ export async function relayTo(url: string, listenPort = 0): Promise<{ url: strin
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    cut: () => new Promise<void>((r) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    }),
+    cut: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }

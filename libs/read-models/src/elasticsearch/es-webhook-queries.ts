@@ -25,17 +25,19 @@ export function pendingDeliveriesSearch(limit: number, after: PendingCursor | nu
   const filter: estypes.QueryDslQueryContainer[] = [{ term: { state: 'pending' } }];
   if (after) {
     const due = after.nextAttemptAt;
-    filter.push(due === null
-      ? { bool: { should: [{ exists: { field: 'nextAttemptAt' } }, { range: { deliveryId: { gt: after.deliveryId } } }], minimum_should_match: 1 } }
-      : {
-        bool: {
-          should: [
-            { range: { nextAttemptAt: { gt: due } } },
-            { bool: { filter: [{ term: { nextAttemptAt: due } }, { range: { deliveryId: { gt: after.deliveryId } } }] } },
-          ],
-          minimum_should_match: 1,
-        },
-      });
+    filter.push(
+      due === null
+        ? { bool: { should: [{ exists: { field: 'nextAttemptAt' } }, { range: { deliveryId: { gt: after.deliveryId } } }], minimum_should_match: 1 } }
+        : {
+            bool: {
+              should: [
+                { range: { nextAttemptAt: { gt: due } } },
+                { bool: { filter: [{ term: { nextAttemptAt: due } }, { range: { deliveryId: { gt: after.deliveryId } } }] } },
+              ],
+              minimum_should_match: 1,
+            },
+          },
+    );
   }
   return {
     query: { bool: { filter } },
@@ -56,7 +58,11 @@ export function deliveryAttemptsSearch(tenantId: string, webhookId: string, limi
 /** The webhook's latest attempt with `status` (`order: 'desc'`), or its first one after
  * both `after` and `notBefore` (`order: 'asc'`): the two steps of `webhookFailingSince`. */
 export function attemptWithStatusSearch(
-  tenantId: string, webhookId: string, status: DeliveryAttemptStatus, order: 'asc' | 'desc', after: string | null = null,
+  tenantId: string,
+  webhookId: string,
+  status: DeliveryAttemptStatus,
+  order: 'asc' | 'desc',
+  after: string | null = null,
   notBefore: string | null = null,
 ): Search {
   const filter: estypes.QueryDslQueryContainer[] = [{ term: { tenantId } }, { term: { webhookId } }, { term: { status } }];

@@ -5,14 +5,31 @@ import { planWebhookWrites, StoredDoc, webhookRefsToRead } from './es-webhook-wr
 import { refKey } from './es-write-plan';
 
 const at = (offset: number, event: ProjectedEvent['event'], partition = 0): ProjectedEvent => ({ topic: 'deliveries', partition, offset, event });
-const scheduled = (deliveryId: string, dueAt = '2026-01-01T00:00:10.000Z') => envelope('webhook.delivery.scheduled', 1, 't1', deliveryId, {
-  deliveryId, webhookId: 'w1', target: { kind: 'webhook' as const, webhookId: 'w1' }, eventId: `evt-${deliveryId}`, eventType: 'decision.created',
-  payload: { id: `evt-${deliveryId}` }, dueAt,
-});
-const attempted = (deliveryId: string, attempt: number, test = false) => envelope('webhook.delivery.attempted', 1, 't1', deliveryId, {
-  deliveryId, webhookId: 'w1', eventId: `evt-${deliveryId}`, eventType: 'decision.created', attempt, status: 'failed' as const,
-  url: 'https://example.com', responseCode: 503, durationMs: 5, error: 'receiver answered 503', nextAttemptAt: '2026-01-01T00:01:00.000Z', test,
-});
+const scheduled = (deliveryId: string, dueAt = '2026-01-01T00:00:10.000Z') =>
+  envelope('webhook.delivery.scheduled', 1, 't1', deliveryId, {
+    deliveryId,
+    webhookId: 'w1',
+    target: { kind: 'webhook' as const, webhookId: 'w1' },
+    eventId: `evt-${deliveryId}`,
+    eventType: 'decision.created',
+    payload: { id: `evt-${deliveryId}` },
+    dueAt,
+  });
+const attempted = (deliveryId: string, attempt: number, test = false) =>
+  envelope('webhook.delivery.attempted', 1, 't1', deliveryId, {
+    deliveryId,
+    webhookId: 'w1',
+    eventId: `evt-${deliveryId}`,
+    eventType: 'decision.created',
+    attempt,
+    status: 'failed' as const,
+    url: 'https://example.com',
+    responseCode: 503,
+    durationMs: 5,
+    error: 'receiver answered 503',
+    nextAttemptAt: '2026-01-01T00:01:00.000Z',
+    test,
+  });
 const d1 = refKey('deliveries', docId('t1', 'd1'));
 
 describe('planWebhookWrites', () => {
@@ -27,12 +44,15 @@ describe('planWebhookWrites', () => {
     const delivery = writes.find((w) => w.type === 'deliveries');
     expect(delivery).toMatchObject({ op: 'index', id: docId('t1', 'd1'), version: 7, doc: { state: 'pending', attempts: 2, eventId: 'evt-d1' } });
     expect(writes.filter((w) => w.type === 'delivery_attempts').map((w) => [w.op, w.id, (w.doc as { pos: number }).pos])).toEqual([
-      ['create', docId('t1', 'd1', '1'), 5], ['create', docId('t1', 'd1', '2'), 6],
+      ['create', docId('t1', 'd1', '1'), 5],
+      ['create', docId('t1', 'd1', '2'), 6],
     ]);
   });
 
   it('keeps the stored document over a creation replayed in the batch, and patches it only with newer events', () => {
-    const stored = new Map<string, StoredDoc>([[d1, { doc: { deliveryId: 'd1', tenantId: 't1', state: 'pending', attempts: 1, createdAt: 'first' }, version: 6 }]]);
+    const stored = new Map<string, StoredDoc>([
+      [d1, { doc: { deliveryId: 'd1', tenantId: 't1', state: 'pending', attempts: 1, createdAt: 'first' }, version: 6 }],
+    ]);
     // Offsets 4 and 5 are applied already (version 6): nothing to write for the delivery.
     expect(planWebhookWrites([at(4, scheduled('d1')), at(5, attempted('d1', 1))], stored).filter((w) => w.type === 'deliveries')).toEqual([]);
     const [write] = planWebhookWrites([at(4, scheduled('d1')), at(9, attempted('d1', 2))], stored).filter((w) => w.type === 'deliveries');
@@ -41,6 +61,9 @@ describe('planWebhookWrites', () => {
 
   it('patches no document that is not there (a test delivery has only its attempt)', () => {
     const writes = planWebhookWrites([at(3, attempted('test-1', 1, true)), at(4, attempted('d9', 1))], new Map());
-    expect(writes.map((w) => [w.op, w.type])).toEqual([['create', 'delivery_attempts'], ['create', 'delivery_attempts']]);
+    expect(writes.map((w) => [w.op, w.type])).toEqual([
+      ['create', 'delivery_attempts'],
+      ['create', 'delivery_attempts'],
+    ]);
   });
 });

@@ -14,9 +14,7 @@ import { docId, DocType } from './es-index-layout';
  * The whole-document writes start from the stored document (read first, see `refsToRead`)
  * or from an earlier write of the same batch.
  */
-export type PlannedWrite =
-  | { op: 'create'; type: DocType; id: string; doc: object }
-  | { op: 'index'; type: DocType; id: string; version: number; doc: object };
+export type PlannedWrite = { op: 'create'; type: DocType; id: string; doc: object } | { op: 'index'; type: DocType; id: string; version: number; doc: object };
 
 export interface DocRef {
   type: DocType;
@@ -31,8 +29,10 @@ export function refsToRead(batch: ProjectedEvent[]): DocRef[] {
   for (const e of batch) {
     for (const w of toDocWrites(e.event)) {
       const ref: DocRef | null =
-        w.kind === 'policy' ? { type: 'policies', id: docId(w.doc.tenantId, w.doc.policyId) }
-          : w.kind === 'key-revoked' ? { type: 'keys', id: docId(w.tenantId, w.keyId) }
+        w.kind === 'policy'
+          ? { type: 'policies', id: docId(w.doc.tenantId, w.doc.policyId) }
+          : w.kind === 'key-revoked'
+            ? { type: 'keys', id: docId(w.tenantId, w.keyId) }
             : null;
       if (ref) refs.set(refKey(ref.type, ref.id), ref);
     }
@@ -79,11 +79,11 @@ export function planWrites(batch: ProjectedEvent[], stored: Map<string, object>)
           createOnce('guardrail_decisions', docId(w.doc.tenantId, w.doc.decisionId), w.doc);
           break;
         case 'guardrail-policy-version':
-          createOnce(
-            'guardrail_policy_versions',
-            docId(w.doc.tenantId, w.doc.projectId, w.doc.version),
-            { ...w.doc, pos: e.offset, partition: e.partition } satisfies EsGuardrailPolicyVersion,
-          );
+          createOnce('guardrail_policy_versions', docId(w.doc.tenantId, w.doc.projectId, w.doc.version), {
+            ...w.doc,
+            pos: e.offset,
+            partition: e.partition,
+          } satisfies EsGuardrailPolicyVersion);
           break;
         default: {
           const exhaustive: never = w;

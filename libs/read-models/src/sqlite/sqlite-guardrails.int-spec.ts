@@ -10,29 +10,65 @@ const POLICY = { sensitivePathPrefixes: ['/etc'], networkAllowlist: [], blockShe
 let offset = 0;
 const at = (event: DomainEvent): ProjectedEvent => ({ topic: 'guardrails', partition: 0, offset: offset++, event });
 
-function decided(tenantId: string, projectId: string, when: string, action: GuardrailDecidedV1['action'], requiresApproval: boolean, kind: GuardrailDecidedV1['kind'] = 'action_authorization') {
+function decided(
+  tenantId: string,
+  projectId: string,
+  when: string,
+  action: GuardrailDecidedV1['action'],
+  requiresApproval: boolean,
+  kind: GuardrailDecidedV1['kind'] = 'action_authorization',
+) {
   const decisionId = `${tenantId}-${projectId}-${offset}`;
-  return envelope('guardrail.decided', 1, tenantId, decisionId, {
-    decisionId, projectId, kind, action, riskScore: 10, reasons: ['r'], categories: ['c'], requiresApproval, request: {},
-    policy: POLICY, policyOrigin: {}, decidedBy: 'key:k', latency: 0.1,
-  }, new Date(when));
+  return envelope(
+    'guardrail.decided',
+    1,
+    tenantId,
+    decisionId,
+    {
+      decisionId,
+      projectId,
+      kind,
+      action,
+      riskScore: 10,
+      reasons: ['r'],
+      categories: ['c'],
+      requiresApproval,
+      request: {},
+      policy: POLICY,
+      policyOrigin: {},
+      decidedBy: 'key:k',
+      latency: 0.1,
+    },
+    new Date(when),
+  );
 }
 
 function version(tenantId: string, projectId: string, v: string, score: number, restoredVersion: string | null = null) {
   return envelope(restoredVersion ? 'guardrail.policy.rolled_back' : 'guardrail.policy.updated', 1, tenantId, `${tenantId}/${projectId}`, {
-    projectId, version: v, policy: { ...POLICY, requireApprovalScore: score }, updatedBy: 'key:k', restoredVersion,
+    projectId,
+    version: v,
+    policy: { ...POLICY, requireApprovalScore: score },
+    updatedBy: 'key:k',
+    restoredVersion,
   });
 }
 
 describe('SqliteReadModels: guardrails', () => {
   it('serves the newest policy version by log position, the history newest first, per tenant', async () => {
     const rm = open();
-    const batch = [at(version('t1', 'p', 'v-a', 10)), at(version('t1', 'p', 'v-b', 20)), at(version('t2', 'p', 'v-c', 30)), at(version('t1', 'p', 'v-d', 10, 'v-a'))];
+    const batch = [
+      at(version('t1', 'p', 'v-a', 10)),
+      at(version('t1', 'p', 'v-b', 20)),
+      at(version('t2', 'p', 'v-c', 30)),
+      at(version('t1', 'p', 'v-d', 10, 'v-a')),
+    ];
     await rm.applyBatch(batch);
     await rm.applyBatch(batch); // a replay adds nothing
     expect((await rm.getGuardrailPolicy('t1', 'p'))?.version).toBe('v-d');
     expect((await rm.listGuardrailPolicyHistory('t1', 'p')).map((h) => [h.version, h.policy.requireApprovalScore, h.restoredVersion])).toEqual([
-      ['v-d', 10, 'v-a'], ['v-b', 20, null], ['v-a', 10, null],
+      ['v-d', 10, 'v-a'],
+      ['v-b', 20, null],
+      ['v-a', 10, null],
     ]);
     expect((await rm.getGuardrailPolicy('t2', 'p'))?.policy.requireApprovalScore).toBe(30);
     expect(await rm.getGuardrailPolicyVersion('t2', 'p', 'v-a')).toBeNull();
@@ -49,14 +85,34 @@ describe('SqliteReadModels: guardrails', () => {
       at(decided('t1', 'p', '2026-03-04T00:00:00.000Z', 'block', true)), // at `to`: excluded
       at(decided('t1', 'other', '2026-03-02T10:00:00.000Z', 'block', true)),
       at(decided('t2', 'p', '2026-03-02T10:00:00.000Z', 'block', true)),
-      at(envelope('agent.guardrail.blocked', 1, 't1', 'x', {
-        decisionId: 'x', projectId: 'p', kind: 'action_authorization' as const, action: 'block', riskScore: 90, reasons: [], categories: [], requiresApproval: true,
-      }, new Date('2026-03-02T10:00:00.000Z'))),
+      at(
+        envelope(
+          'agent.guardrail.blocked',
+          1,
+          't1',
+          'x',
+          {
+            decisionId: 'x',
+            projectId: 'p',
+            kind: 'action_authorization' as const,
+            action: 'block',
+            riskScore: 90,
+            reasons: [],
+            categories: [],
+            requiresApproval: true,
+          },
+          new Date('2026-03-02T10:00:00.000Z'),
+        ),
+      ),
     ];
     await rm.applyBatch(batch);
     await rm.applyBatch(batch);
     expect(await rm.guardrailCounts('t1', 'p', '2026-03-01T00:00:00.000Z', '2026-03-04T00:00:00.000Z')).toEqual({
-      total: 3, blocked: 1, approvalRequired: 2, skillVetting: 1, runtimeAuthorization: 2,
+      total: 3,
+      blocked: 1,
+      approvalRequired: 2,
+      skillVetting: 1,
+      runtimeAuthorization: 2,
       daily: [
         { date: '2026-03-01', total: 1, blocked: 1, approvalRequired: 1 },
         { date: '2026-03-02', total: 2, blocked: 0, approvalRequired: 1 },

@@ -4,8 +4,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LogPosition } from '@cds/event-log';
 import {
-  BatchDoc, DecisionDoc, DecisionFilter, DeliveryAttemptDoc, DeliveryDoc, GuardrailCounts, GuardrailDayCounts, GuardrailDecisionDoc,
-  GuardrailPolicyVersionDoc, KeyDoc, PolicyDoc, WebhookDoc,
+  BatchDoc,
+  DecisionDoc,
+  DecisionFilter,
+  DeliveryAttemptDoc,
+  DeliveryDoc,
+  GuardrailCounts,
+  GuardrailDayCounts,
+  GuardrailDecisionDoc,
+  GuardrailPolicyVersionDoc,
+  KeyDoc,
+  PolicyDoc,
+  WebhookDoc,
 } from '../documents';
 import { DocWrite, toDocWrites } from '../projection';
 import { ProjectedEvent, ReadModels } from '../read-models.port';
@@ -116,9 +126,7 @@ export class SqliteReadModels implements ReadModels, WebhookReadModels {
          WHERE excluded.pos > policies.pos`,
       ),
       insertKey: db.prepare('INSERT OR IGNORE INTO keys (key_id, tenant_id, hash, pos, body) VALUES (?, ?, ?, ?, ?)'),
-      revokeKey: db.prepare(
-        `UPDATE keys SET body = json_set(body, '$.revokedAt', ?), pos = ? WHERE key_id = ? AND tenant_id = ? AND pos < ?`,
-      ),
+      revokeKey: db.prepare(`UPDATE keys SET body = json_set(body, '$.revokedAt', ?), pos = ? WHERE key_id = ? AND tenant_id = ? AND pos < ?`),
       insertGuardrailDecision: db.prepare(
         `INSERT OR IGNORE INTO guardrail_decisions (decision_id, tenant_id, project_id, ts, kind, action, requires_approval, pos, body)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -127,15 +135,9 @@ export class SqliteReadModels implements ReadModels, WebhookReadModels {
         'INSERT OR IGNORE INTO guardrail_policy_versions (tenant_id, project_id, version, pos, body) VALUES (?, ?, ?, ?, ?)',
       ),
       getGuardrailDecision: db.prepare('SELECT body FROM guardrail_decisions WHERE tenant_id = ? AND decision_id = ?'),
-      currentGuardrailPolicy: db.prepare(
-        'SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC LIMIT 1',
-      ),
-      guardrailPolicyVersion: db.prepare(
-        'SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? AND version = ?',
-      ),
-      guardrailPolicyHistory: db.prepare(
-        'SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC',
-      ),
+      currentGuardrailPolicy: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC LIMIT 1'),
+      guardrailPolicyVersion: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? AND version = ?'),
+      guardrailPolicyHistory: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC'),
       guardrailDailyCounts: db.prepare(
         `SELECT substr(ts, 1, 10) AS date, count(*) AS total, sum(action = 'block') AS blocked,
                 sum(requires_approval) AS approvalRequired, sum(kind = 'skill_vetting') AS skillVetting
@@ -190,9 +192,7 @@ export class SqliteReadModels implements ReadModels, WebhookReadModels {
         return;
       case 'guardrail-decision': {
         const d = w.doc;
-        s.insertGuardrailDecision.run(
-          d.decisionId, d.tenantId, d.projectId, d.timestamp, d.kind, d.action, d.requiresApproval ? 1 : 0, pos, JSON.stringify(d),
-        );
+        s.insertGuardrailDecision.run(d.decisionId, d.tenantId, d.projectId, d.timestamp, d.kind, d.action, d.requiresApproval ? 1 : 0, pos, JSON.stringify(d));
         return;
       }
       case 'guardrail-policy-version':
@@ -224,23 +224,38 @@ export class SqliteReadModels implements ReadModels, WebhookReadModels {
   async listDecisions(tenantId: string, f: DecisionFilter): Promise<DecisionDoc[]> {
     const where = ['tenant_id = ?'];
     const args: unknown[] = [tenantId];
-    if (f.action) { where.push('action = ?'); args.push(f.action); }
-    if (f.policyId) { where.push('policy_id = ?'); args.push(f.policyId); }
-    if (f.from) { where.push('ts >= ?'); args.push(f.from); }
-    if (f.to) { where.push('ts <= ?'); args.push(f.to); }
+    if (f.action) {
+      where.push('action = ?');
+      args.push(f.action);
+    }
+    if (f.policyId) {
+      where.push('policy_id = ?');
+      args.push(f.policyId);
+    }
+    if (f.from) {
+      where.push('ts >= ?');
+      args.push(f.from);
+    }
+    if (f.to) {
+      where.push('ts <= ?');
+      args.push(f.to);
+    }
     if (f.userId !== undefined) {
       where.push(`json_type(body, '$.metadata.userId') IN ('text', 'integer', 'real') AND CAST(json_extract(body, '$.metadata.userId') AS TEXT) = ?`);
       args.push(f.userId);
     }
     if (f.category !== undefined) {
-      where.push(`EXISTS (SELECT 1 FROM json_each(body, '$.categories') c WHERE json_extract(c.value, '$.category') = ? AND json_extract(c.value, '$.triggered'))`);
+      where.push(
+        `EXISTS (SELECT 1 FROM json_each(body, '$.categories') c WHERE json_extract(c.value, '$.category') = ? AND json_extract(c.value, '$.triggered'))`,
+      );
       args.push(f.category);
     }
-    if (f.q) { where.push(`instr(lower(json_extract(body, '$.content')), lower(?)) > 0`); args.push(f.q); }
+    if (f.q) {
+      where.push(`instr(lower(json_extract(body, '$.content')), lower(?)) > 0`);
+      args.push(f.q);
+    }
     args.push(f.limit, f.offset);
-    const rows = this.db
-      .prepare(`SELECT body FROM decisions WHERE ${where.join(' AND ')} ORDER BY ts DESC, pos DESC LIMIT ? OFFSET ?`)
-      .all(...args);
+    const rows = this.db.prepare(`SELECT body FROM decisions WHERE ${where.join(' AND ')} ORDER BY ts DESC, pos DESC LIMIT ? OFFSET ?`).all(...args);
     return rows.map((r) => parse<DecisionDoc>(r)!);
   }
 

@@ -8,12 +8,30 @@ import { SqliteReadModels } from './sqlite-read-models.adapter';
 const dirOf = () => fs.mkdtempSync(path.join(os.tmpdir(), 'cds-rm-'));
 
 function decision(tenantId: string, id: string, action: 'allow' | 'block', requestId: string | null = null): DomainEvent {
-  return envelope('decision.created', 2, tenantId, id, decisionCreatedV1ToV2({
-    decisionId: id, requestId, content: `content ${id}`, contentType: 'text', language: 'en', metadata: {},
-    policyId: 'default', policyVersion: 0, provider: 'local', signals: { hate: 0.1 },
-    categories: [{ category: 'hate', score: 0.1, threshold: 0.7, triggered: false }], action, safe: action === 'allow',
-    flagged: action !== 'allow', latency: 0.1, cost: 0,
-  }));
+  return envelope(
+    'decision.created',
+    2,
+    tenantId,
+    id,
+    decisionCreatedV1ToV2({
+      decisionId: id,
+      requestId,
+      content: `content ${id}`,
+      contentType: 'text',
+      language: 'en',
+      metadata: {},
+      policyId: 'default',
+      policyVersion: 0,
+      provider: 'local',
+      signals: { hate: 0.1 },
+      categories: [{ category: 'hate', score: 0.1, threshold: 0.7, triggered: false }],
+      action,
+      safe: action === 'allow',
+      flagged: action !== 'allow',
+      latency: 0.1,
+      cost: 0,
+    }),
+  );
 }
 
 const at = (topic: string, offset: number, event: DomainEvent): ProjectedEvent => ({ topic: topic as any, partition: 0, offset, event });
@@ -21,7 +39,11 @@ const at = (topic: string, offset: number, event: DomainEvent): ProjectedEvent =
 describe('SqliteReadModels', () => {
   it('applies decisions idempotently and scopes every query by tenant', async () => {
     const rm = SqliteReadModels.open(dirOf());
-    const batch = [at('decisions', 0, decision('t1', 'd1', 'allow', 'r1')), at('decisions', 1, decision('t1', 'd2', 'block')), at('decisions', 2, decision('t2', 'd3', 'block'))];
+    const batch = [
+      at('decisions', 0, decision('t1', 'd1', 'allow', 'r1')),
+      at('decisions', 1, decision('t1', 'd2', 'block')),
+      at('decisions', 2, decision('t2', 'd3', 'block')),
+    ];
     await rm.applyBatch(batch);
     await rm.applyBatch(batch); // replayed: changes nothing
     expect((await rm.listDecisions('t1', { limit: 10, offset: 0 })).map((d) => d.decisionId).sort()).toEqual(['d1', 'd2']);

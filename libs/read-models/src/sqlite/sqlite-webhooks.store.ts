@@ -135,7 +135,11 @@ function prepare(db: Database.Database) {
 /** Merge a patch into a stored document when the event is newer than the document.
  * `columns` gives the indexed columns derived from the merged document. */
 function patch<T>(
-  get: Database.Statement, update: Database.Statement, key: [string, string], changes: Partial<T>, pos: number,
+  get: Database.Statement,
+  update: Database.Statement,
+  key: [string, string],
+  changes: Partial<T>,
+  pos: number,
   columns: (doc: T) => unknown[],
 ): void {
   const row = get.get(...key) as { pos: number; body: string } | undefined;

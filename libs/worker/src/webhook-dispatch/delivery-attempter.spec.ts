@@ -30,13 +30,24 @@ class FakeModels implements WebhookReadModels {
   unreadable: Error | null = null;
   constructor(over: Partial<WebhookDoc> = {}) {
     this.webhook = {
-      webhookId: 'w1', tenantId: 't1', url: 'https://receiver.example/hook', events: ['decision.created'], description: null, enabled: true,
-      secretCiphertext: sealSecret(KEY, 'whsec_test'), createdAt: at(-100), updatedAt: at(-100), disabledReason: null, deletedAt: null, ...over,
+      webhookId: 'w1',
+      tenantId: 't1',
+      url: 'https://receiver.example/hook',
+      events: ['decision.created'],
+      description: null,
+      enabled: true,
+      secretCiphertext: sealSecret(KEY, 'whsec_test'),
+      createdAt: at(-100),
+      updatedAt: at(-100),
+      disabledReason: null,
+      deletedAt: null,
+      ...over,
     };
   }
   project(log: FakeLog): void {
     this.attempts = log.of<DeliveryAttemptedV1>('webhook.delivery.attempted').map((a, i) => ({
-      status: a.status, timestamp: log.events.filter((e) => e.event.type === 'webhook.delivery.attempted')[i].event.occurredAt,
+      status: a.status,
+      timestamp: log.events.filter((e) => e.event.type === 'webhook.delivery.attempted')[i].event.occurredAt,
     }));
   }
   async getWebhook(): Promise<WebhookDoc | null> {
@@ -45,9 +56,19 @@ class FakeModels implements WebhookReadModels {
   }
   async webhookFailingSince(_t: string, _w: string, notBefore: string | null = null): Promise<string | null> {
     if (this.failing) throw this.failing;
-    const lastOk = this.attempts.filter((a) => a.status === 'succeeded').map((a) => a.timestamp).sort().at(-1) ?? '';
+    const lastOk =
+      this.attempts
+        .filter((a) => a.status === 'succeeded')
+        .map((a) => a.timestamp)
+        .sort()
+        .at(-1) ?? '';
     const bound = [lastOk, notBefore ?? ''].sort()[1];
-    return this.attempts.filter((a) => a.status === 'failed' && a.timestamp > bound).map((a) => a.timestamp).sort()[0] ?? null;
+    return (
+      this.attempts
+        .filter((a) => a.status === 'failed' && a.timestamp > bound)
+        .map((a) => a.timestamp)
+        .sort()[0] ?? null
+    );
   }
   listWebhooks = async () => [];
   getDelivery = async () => null;
@@ -65,10 +86,16 @@ function setup(o: { schedule?: number[]; disableAfterMs?: number; models?: FakeM
   const warnings: string[] = [];
   const errors: string[] = [];
   const settings: AttempterSettings = {
-    schedule: o.schedule ?? [0, 5_000, 60_000], timeoutMs: 1000, disableAfterMs: o.disableAfterMs ?? 3_600_000, egress: {}, secretKey: KEY,
+    schedule: o.schedule ?? [0, 5_000, 60_000],
+    timeoutMs: 1000,
+    disableAfterMs: o.disableAfterMs ?? 3_600_000,
+    egress: {},
+    secretKey: KEY,
   };
   const attempter = new DeliveryAttempter(
-    log as unknown as EventLog, models, settings,
+    log as unknown as EventLog,
+    models,
+    settings,
     { log: () => undefined, warn: (m) => warnings.push(m), error: (m) => errors.push(m) },
     () => o.stopping ?? false,
     {
@@ -86,14 +113,25 @@ function setup(o: { schedule?: number[]; disableAfterMs?: number; models?: FakeM
 }
 
 const answer = (status: number | null): DeliveryResult => ({
-  ok: status !== null && status >= 200 && status < 300, status, durationMs: 3,
-  error: status === null ? 'connect ECONNREFUSED' : status >= 300 ? `receiver answered ${status}` : null, responseSnippet: '',
+  ok: status !== null && status >= 200 && status < 300,
+  status,
+  durationMs: 3,
+  error: status === null ? 'connect ECONNREFUSED' : status >= 300 ? `receiver answered ${status}` : null,
+  responseSnippet: '',
 });
 
 let seq = 0;
 const delivery = (over: Partial<PendingDelivery> = {}): PendingDelivery => ({
-  deliveryId: `dlv-${++seq}`, tenantId: 't1', webhookId: 'w1', target: { kind: 'webhook', webhookId: 'w1' }, eventId: `evt-${seq}`,
-  eventType: 'decision.created', payload: { id: `evt-${seq}`, type: 'decision.created' }, attempts: 0, dueAt: T0, ...over,
+  deliveryId: `dlv-${++seq}`,
+  tenantId: 't1',
+  webhookId: 'w1',
+  target: { kind: 'webhook', webhookId: 'w1' },
+  eventId: `evt-${seq}`,
+  eventType: 'decision.created',
+  payload: { id: `evt-${seq}`, type: 'decision.created' },
+  attempts: 0,
+  dueAt: T0,
+  ...over,
 });
 
 describe('DeliveryAttempter: outcomes', () => {
@@ -112,7 +150,8 @@ describe('DeliveryAttempter: outcomes', () => {
     expect(await attemptAt(0, 204)).toEqual({ kind: 'done' });
     expect(await attemptAt(1, 500, { attempts: 2 })).toEqual({ kind: 'done' });
     expect(log.of<DeliveryAttemptedV1>('webhook.delivery.attempted').map((a) => [a.attempt, a.status, a.nextAttemptAt])).toEqual([
-      [1, 'succeeded', null], [3, 'failed', null],
+      [1, 'succeeded', null],
+      [3, 'failed', null],
     ]);
   });
 

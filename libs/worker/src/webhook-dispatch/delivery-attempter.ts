@@ -2,7 +2,16 @@ import { DeliveryAttempted, DeliveryCancelled, DeliveryCancelledV1, envelope, We
 import { EventLog } from '@cds/event-log';
 import { WebhookDoc, WebhookReadModels } from '@cds/read-models';
 import {
-  attemptRecord, DeliveryResult, EgressPolicy, failedTooLong, nextAttemptAt, openSecret, RetrySchedule, SecretBoxError, sendSigned, SignedSend,
+  attemptRecord,
+  DeliveryResult,
+  EgressPolicy,
+  failedTooLong,
+  nextAttemptAt,
+  openSecret,
+  RetrySchedule,
+  SecretBoxError,
+  sendSigned,
+  SignedSend,
 } from '@cds/webhooks';
 import { appendDurably } from './durable-append';
 import { AttemptOutcome, PendingDelivery } from './delivery-queue';
@@ -75,12 +84,17 @@ export class DeliveryAttempter {
       return (await this.record('deliveries', [event], 'the cancellation')) ?? { kind: 'done' };
     }
     if (destination.secret === null) this.logger.error(`delivery ${d.deliveryId}: ${destination.unopenable}`);
-    const result = destination.secret === null
-      ? unsent(`not sent: ${destination.unopenable}`)
-      : await this.deps.send({
-        url: destination.url, secret: destination.secret, payload: d.payload as { id: string; type: string }, timeoutMs: this.settings.timeoutMs,
-        egress: this.settings.egress, now: this.deps.now(),
-      });
+    const result =
+      destination.secret === null
+        ? unsent(`not sent: ${destination.unopenable}`)
+        : await this.deps.send({
+            url: destination.url,
+            secret: destination.secret,
+            payload: d.payload as { id: string; type: string },
+            timeoutMs: this.settings.timeoutMs,
+            egress: this.settings.egress,
+            now: this.deps.now(),
+          });
     const attempt = d.attempts + 1;
     const next = result.ok ? null : nextAttemptAt(this.settings.schedule, attempt, this.deps.now());
     const record = attemptRecord(ref, attempt, destination.url, result, next);
@@ -172,7 +186,12 @@ export class DeliveryAttempter {
     const current = await this.models.getWebhook(tenantId, webhookId);
     if (!current?.enabled || this.autoDisabled.has(webhookId)) return;
     const reason = `every delivery attempt failed since ${known.since}`;
-    const event: WebhookAutoDisabled = envelope('webhook.auto_disabled', 1, tenantId, webhookId, { webhookId, reason, failingSince: known.since, lastError: error });
+    const event: WebhookAutoDisabled = envelope('webhook.auto_disabled', 1, tenantId, webhookId, {
+      webhookId,
+      reason,
+      failingSince: known.since,
+      lastError: error,
+    });
     await this.append('webhooks', [event]);
     this.autoDisabled.set(webhookId, current.updatedAt);
     this.failing.delete(webhookId);

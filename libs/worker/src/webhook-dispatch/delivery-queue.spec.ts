@@ -1,8 +1,15 @@
 import { AttemptOutcome, deferralDelay, DeliveryQueue, DeliveryQueueEvents, PendingDelivery } from './delivery-queue';
 
 const pending = (id: string, dueAt: number, attempts = 0): PendingDelivery => ({
-  deliveryId: id, tenantId: 't', webhookId: 'w', target: { kind: 'webhook', webhookId: 'w' }, eventId: `e-${id}`, eventType: 'decision.created',
-  payload: {}, attempts, dueAt,
+  deliveryId: id,
+  tenantId: 't',
+  webhookId: 'w',
+  target: { kind: 'webhook', webhookId: 'w' },
+  eventId: `e-${id}`,
+  eventType: 'decision.created',
+  payload: {},
+  attempts,
+  dueAt,
 });
 
 const DONE: AttemptOutcome = { kind: 'done' };
@@ -17,16 +24,20 @@ describe('DeliveryQueue', () => {
     const runs: string[] = [];
     let finish!: () => void;
     const allDone = new Promise<void>((r) => (finish = r));
-    const queue = new DeliveryQueue(async (d): Promise<AttemptOutcome> => {
-      running++;
-      peak = Math.max(peak, running);
-      runs.push(`${d.deliveryId}#${d.attempts}`);
-      await new Promise((r) => setTimeout(r, 5));
-      running--;
-      if (runs.length === 6) finish();
-      // d1 fails once and is retried shortly after
-      return d.deliveryId === 'd1' && d.attempts === 0 ? { kind: 'retry', next: { ...d, attempts: 1, dueAt: Date.now() + 20 } } : DONE;
-    }, 2, quiet);
+    const queue = new DeliveryQueue(
+      async (d): Promise<AttemptOutcome> => {
+        running++;
+        peak = Math.max(peak, running);
+        runs.push(`${d.deliveryId}#${d.attempts}`);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        if (runs.length === 6) finish();
+        // d1 fails once and is retried shortly after
+        return d.deliveryId === 'd1' && d.attempts === 0 ? { kind: 'retry', next: { ...d, attempts: 1, dueAt: Date.now() + 20 } } : DONE;
+      },
+      2,
+      quiet,
+    );
     for (const id of ['d1', 'd2', 'd3', 'd4', 'd5']) queue.add(pending(id, Date.now()));
     queue.add(pending('d1', Date.now())); // already queued: ignored
     await allDone;
@@ -51,12 +62,16 @@ describe('DeliveryQueue', () => {
     jest.useFakeTimers({ now: 1_000_000 });
     const runs: { attempts: number; deferrals: number | undefined; at: number }[] = [];
     const deferred: [string, number][] = [];
-    const queue = new DeliveryQueue(async (d): Promise<AttemptOutcome> => {
-      runs.push({ attempts: d.attempts, deferrals: d.deferrals, at: Date.now() });
-      if (runs.length === 1) return { kind: 'retry-later', reason: 'read models away' };
-      if (runs.length === 2) throw new Error('log away');
-      return DONE;
-    }, 1, { deferred: (_d, reason, wait) => deferred.push([reason, wait]) });
+    const queue = new DeliveryQueue(
+      async (d): Promise<AttemptOutcome> => {
+        runs.push({ attempts: d.attempts, deferrals: d.deferrals, at: Date.now() });
+        if (runs.length === 1) return { kind: 'retry-later', reason: 'read models away' };
+        if (runs.length === 2) throw new Error('log away');
+        return DONE;
+      },
+      1,
+      { deferred: (_d, reason, wait) => deferred.push([reason, wait]) },
+    );
     queue.add(pending('x', Date.now(), 3));
     await jest.advanceTimersByTimeAsync(0);
     expect(runs).toHaveLength(1);
@@ -70,7 +85,10 @@ describe('DeliveryQueue', () => {
       { attempts: 3, deferrals: 1, at: 1_001_000 },
       { attempts: 3, deferrals: 2, at: 1_003_000 },
     ]);
-    expect(deferred).toEqual([['read models away', 1_000], ['log away', 2_000]]);
+    expect(deferred).toEqual([
+      ['read models away', 1_000],
+      ['log away', 2_000],
+    ]);
     expect(queue.has('x')).toBe(false);
     await queue.stop();
   });
@@ -79,11 +97,15 @@ describe('DeliveryQueue', () => {
     const left: string[] = [];
     let finish!: () => void;
     const finished = new Promise<void>((r) => (finish = r));
-    const queue = new DeliveryQueue(async (d): Promise<AttemptOutcome> => {
-      if (d.deliveryId === 'b' && d.attempts === 0) return { kind: 'retry', next: { ...d, attempts: 1, dueAt: Date.now() } };
-      if (d.deliveryId === 'b') setImmediate(finish);
-      return DONE;
-    }, 4, { deferred: () => undefined, left: (id) => left.push(id) });
+    const queue = new DeliveryQueue(
+      async (d): Promise<AttemptOutcome> => {
+        if (d.deliveryId === 'b' && d.attempts === 0) return { kind: 'retry', next: { ...d, attempts: 1, dueAt: Date.now() } };
+        if (d.deliveryId === 'b') setImmediate(finish);
+        return DONE;
+      },
+      4,
+      { deferred: () => undefined, left: (id) => left.push(id) },
+    );
     queue.add(pending('a', Date.now()));
     queue.add(pending('b', Date.now()));
     await finished;

@@ -97,11 +97,14 @@ export class DeliveryQueue {
     if (this.timer && this.timerDue <= nextDue) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerDue = nextDue;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.timerDue = Infinity;
-      this.pump();
-    }, Math.max(0, nextDue - now));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.timerDue = Infinity;
+        this.pump();
+      },
+      Math.max(0, nextDue - now),
+    );
   }
 
   private start(d: PendingDelivery): void {

@@ -7,7 +7,11 @@ import { EventLog, LogPosition } from '@cds/event-log';
  * process is stopping (the delivery is then retried after restart: at least once).
  */
 export async function appendDurably(
-  log: EventLog, topic: Topic, events: EventEnvelope[], stopping: () => boolean, onRetry: (err: Error) => void,
+  log: EventLog,
+  topic: Topic,
+  events: EventEnvelope[],
+  stopping: () => boolean,
+  onRetry: (err: Error) => void,
 ): Promise<LogPosition[]> {
   for (const e of events) validateEvent(e);
   let delay = 200;

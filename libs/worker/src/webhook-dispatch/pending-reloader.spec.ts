@@ -6,9 +6,19 @@ const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 const HOUR = 3_600_000;
 
 const doc = (id: string, dueAt: number, attempts = 0): DeliveryDoc => ({
-  deliveryId: id, tenantId: 't1', webhookId: 'w1', target: { kind: 'webhook', webhookId: 'w1' }, eventId: `evt-${id}`, eventType: 'decision.created',
-  payload: { id: `evt-${id}` }, state: 'pending', attempts, nextAttemptAt: new Date(dueAt).toISOString(), lastError: null,
-  createdAt: new Date(T0).toISOString(), updatedAt: new Date(T0).toISOString(),
+  deliveryId: id,
+  tenantId: 't1',
+  webhookId: 'w1',
+  target: { kind: 'webhook', webhookId: 'w1' },
+  eventId: `evt-${id}`,
+  eventType: 'decision.created',
+  payload: { id: `evt-${id}` },
+  state: 'pending',
+  attempts,
+  nextAttemptAt: new Date(dueAt).toISOString(),
+  lastError: null,
+  createdAt: new Date(T0).toISOString(),
+  updatedAt: new Date(T0).toISOString(),
 });
 
 /** Pending deliveries as the read models page them: (due time, id) order, after a cursor. */
@@ -25,7 +35,10 @@ class FakeSource implements PendingSource {
     if (failure) throw failure;
     this.reads.push(after?.deliveryId ?? null);
     const key = (d: DeliveryDoc) => `${d.nextAttemptAt}|${d.deliveryId}`;
-    return [...this.docs].sort((a, b) => (key(a) < key(b) ? -1 : 1)).filter((d) => !after || key(d) > key(after)).slice(0, limit);
+    return [...this.docs]
+      .sort((a, b) => (key(a) < key(b) ? -1 : 1))
+      .filter((d) => !after || key(d) > key(after))
+      .slice(0, limit);
   }
 }
 
@@ -131,7 +144,14 @@ describe('PendingReloader', () => {
     expect(queue.added).toHaveLength(6);
     await clock.advanceTo(T0 + 2 * HOUR - 60_000);
     expect(queue.added.map((d) => [d.deliveryId, d.attempts])).toEqual([
-      ['a1', 0], ['a2', 0], ['a3', 0], ['b1', 4], ['b2', 4], ['b3', 4], ['c1', 5], ['c2', 5],
+      ['a1', 0],
+      ['a2', 0],
+      ['a3', 0],
+      ['b1', 4],
+      ['b2', 4],
+      ['b3', 4],
+      ['c1', 5],
+      ['c2', 5],
     ]);
     expect(reloader.done).toBe(true);
   });

@@ -91,10 +91,12 @@ export class PendingReloader {
       return Promise.resolve();
     }
     // Started on the next tick, so `loading` is set before anything the read calls can call back here.
-    this.loading = Promise.resolve().then(() => this.load()).finally(() => {
-      this.loading = null;
-      void this.fill(); // room may have come while the last page was read
-    });
+    this.loading = Promise.resolve()
+      .then(() => this.load())
+      .finally(() => {
+        this.loading = null;
+        void this.fill(); // room may have come while the last page was read
+      });
     return this.loading;
   }
 
@@ -174,7 +176,14 @@ const dueOf = (d: DeliveryDoc, fallback: number) => (d.nextAttemptAt ? Date.pars
 
 function pendingOf(d: DeliveryDoc, now: number): PendingDelivery {
   return {
-    deliveryId: d.deliveryId, tenantId: d.tenantId, webhookId: d.webhookId, target: d.target, eventId: d.eventId, eventType: d.eventType,
-    payload: d.payload, attempts: d.attempts, dueAt: dueOf(d, now),
+    deliveryId: d.deliveryId,
+    tenantId: d.tenantId,
+    webhookId: d.webhookId,
+    target: d.target,
+    eventId: d.eventId,
+    eventType: d.eventType,
+    payload: d.payload,
+    attempts: d.attempts,
+    dueAt: dueOf(d, now),
   };
 }

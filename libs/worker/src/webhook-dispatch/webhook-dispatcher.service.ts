@@ -60,14 +60,18 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const models = webhookReadModels(this.readModels);
     const schedule = parseRetrySchedule(this.config.WEBHOOK_RETRY_SCHEDULE);
     const attempter = new DeliveryAttempter(
-      this.log, models,
+      this.log,
+      models,
       {
-        schedule, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS, disableAfterMs: parseRetrySchedule(this.config.WEBHOOK_DISABLE_AFTER)[0],
+        schedule,
+        timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
+        disableAfterMs: parseRetrySchedule(this.config.WEBHOOK_DISABLE_AFTER)[0],
         egress: { allowLoopback: this.config.EGRESS_ALLOW_LOOPBACK, allowPrivate: this.config.EGRESS_ALLOW_PRIVATE },
         secretKey: webhookSecretKey(this.config),
         observe: (outcome, eventType) => this.metrics?.webhookDeliveries.inc({ outcome, event_type: eventType }),
       },
-      this.logger, () => this.stopping,
+      this.logger,
+      () => this.stopping,
     );
     const queue = new DeliveryQueue((d) => attempter.attempt(d), CONCURRENT_ATTEMPTS, {
       deferred: (d, reason, wait) =>
@@ -81,7 +85,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     if (this.stopping) return;
     this.reloader = new PendingReloader(
       { page: (limit, after) => models.listPendingDeliveries(limit, after), caughtUp: () => this.deliveriesProjected() },
-      queue, RELOAD, this.logger,
+      queue,
+      RELOAD,
+      this.logger,
     );
     await this.reloader.fill();
     this.follower = new LogFollower(

@@ -27,8 +27,12 @@ export class WebhookFanOut {
       const webhooks = await webhooksOf.get(e.tenantId)!;
       for (const payload of payloads) {
         const targets: DeliveryTarget[] = subscribersOf(webhooks, payload.type, e.occurredAt).map((w) => ({ kind: 'webhook', webhookId: w.webhookId }));
-        const job = e.type === 'batch.completed' || e.type === 'batch.failed' ? e.data.batchId
-          : e.type === 'video.completed' || e.type === 'video.failed' ? e.data.decisionId : null;
+        const job =
+          e.type === 'batch.completed' || e.type === 'batch.failed'
+            ? e.data.batchId
+            : e.type === 'video.completed' || e.type === 'video.failed'
+              ? e.data.decisionId
+              : null;
         if (job !== null) {
           const direct = await this.batchTarget(e.tenantId, job);
           if (direct && !targets.some((t) => t.kind === 'webhook' && direct.kind === 'webhook' && t.webhookId === direct.webhookId)) targets.push(direct);
@@ -38,16 +42,30 @@ export class WebhookFanOut {
           if (seen.has(deliveryId) || (await this.planned(e.tenantId, deliveryId))) continue;
           seen.add(deliveryId);
           const webhookId = target.kind === 'webhook' ? target.webhookId : null;
-          scheduled.push(envelope('webhook.delivery.scheduled', 1, e.tenantId, deliveryId, {
-            deliveryId, webhookId, target, eventId: payload.id, eventType: payload.type, payload: { ...payload },
-            dueAt: new Date(now.getTime() + (this.schedule[0] ?? 0)).toISOString(),
-          }));
+          scheduled.push(
+            envelope('webhook.delivery.scheduled', 1, e.tenantId, deliveryId, {
+              deliveryId,
+              webhookId,
+              target,
+              eventId: payload.id,
+              eventType: payload.type,
+              payload: { ...payload },
+              dueAt: new Date(now.getTime() + (this.schedule[0] ?? 0)).toISOString(),
+            }),
+          );
         }
       }
     }
     const pending = scheduled.map((s): PendingDelivery => ({
-      deliveryId: s.data.deliveryId, tenantId: s.tenantId, webhookId: s.data.webhookId, target: s.data.target, eventId: s.data.eventId,
-      eventType: s.data.eventType, payload: s.data.payload, attempts: 0, dueAt: Date.parse(s.data.dueAt),
+      deliveryId: s.data.deliveryId,
+      tenantId: s.tenantId,
+      webhookId: s.data.webhookId,
+      target: s.data.target,
+      eventId: s.data.eventId,
+      eventType: s.data.eventType,
+      payload: s.data.payload,
+      attempts: 0,
+      dueAt: Date.parse(s.data.dueAt),
     }));
     return { scheduled, pending };
   }

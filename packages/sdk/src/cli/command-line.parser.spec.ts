@@ -19,7 +19,12 @@ describe('cds command line', () => {
   it('check TEXT with its options, before or after the text', () => {
     expect(parse(['check', 'have a nice day'])).toEqual({ kind: 'check', conn, text: 'have a nice day', policyId: 'default', json: false });
     expect(parse(['check', '--policy', 'strict', 'you', 'there', '--language=fr', '--json'])).toEqual({
-      kind: 'check', conn, text: 'you there', policyId: 'strict', language: 'fr', json: true,
+      kind: 'check',
+      conn,
+      text: 'you there',
+      policyId: 'strict',
+      language: 'fr',
+      json: true,
     });
     expect(parse(['check', '--', '--not-a-flag'])).toMatchObject({ text: '--not-a-flag' });
     expect(parse(['check', '-1 is a number'])).toMatchObject({ text: '-1 is a number' });
@@ -33,7 +38,13 @@ describe('cds command line', () => {
   });
 
   it('policies apply FILE: the id defaults to the file name without its extension', () => {
-    expect(parse(['policies', 'apply', 'policies/strict.v2.yaml'])).toEqual({ kind: 'policies-apply', conn, file: 'policies/strict.v2.yaml', policyId: 'strict.v2', json: false });
+    expect(parse(['policies', 'apply', 'policies/strict.v2.yaml'])).toEqual({
+      kind: 'policies-apply',
+      conn,
+      file: 'policies/strict.v2.yaml',
+      policyId: 'strict.v2',
+      json: false,
+    });
     expect(parse(['policies', 'apply', 'p.yml', '--id', 'community'])).toMatchObject({ policyId: 'community' });
     expect(policyIdOfFile('C:\\x\\rules.YAML')).toBe('rules');
     expect(usage(['policies', 'apply'])).toBe('policies apply needs a FILE');
@@ -47,7 +58,13 @@ describe('cds command line', () => {
 
   it('policies impact FILE --policy ID --since 7d', () => {
     expect(parse(['policies', 'impact', 'p.yaml', '--policy', 'community', '--since', '36h', '--limit', '100'])).toEqual({
-      kind: 'policies-impact', conn, file: 'p.yaml', policyId: 'community', sinceMs: 36 * 3_600_000, limit: 100, json: false,
+      kind: 'policies-impact',
+      conn,
+      file: 'p.yaml',
+      policyId: 'community',
+      sinceMs: 36 * 3_600_000,
+      limit: 100,
+      json: false,
     });
     expect(parse(['policies', 'impact', 'p.yaml', '--policy', 'c'])).toMatchObject({ sinceMs: 7 * 86_400_000 });
     expect(usage(['policies', 'impact', 'p.yaml'])).toContain('needs --policy ID');
@@ -58,7 +75,13 @@ describe('cds command line', () => {
   it('decisions tail with its defaults and options', () => {
     expect(parse(['decisions', 'tail'])).toEqual({ kind: 'decisions-tail', conn, intervalMs: 2000, once: false, lines: 10, json: false });
     expect(parse(['decisions', 'tail', '--interval', '500ms', '--policy', 'p', '--once', '--lines', '0', '--json'])).toEqual({
-      kind: 'decisions-tail', conn, intervalMs: 500, policyId: 'p', once: true, lines: 0, json: true,
+      kind: 'decisions-tail',
+      conn,
+      intervalMs: 500,
+      policyId: 'p',
+      once: true,
+      lines: 0,
+      json: true,
     });
     expect(usage(['decisions', 'tail', 'now'])).toContain('takes no arguments');
   });
@@ -91,7 +114,11 @@ describe('tokenize', () => {
   it('separates positionals and flags, and stops at --', () => {
     const t = tokenize(['a', '--v', '1', '--b', '--w=x=y', '--', '--v', 'z'], { v: 'value', b: 'boolean', w: 'value' });
     expect(t.positionals).toEqual(['a', '--v', 'z']);
-    expect([...t.flags]).toEqual([['v', '1'], ['b', true], ['w', 'x=y']]);
+    expect([...t.flags]).toEqual([
+      ['v', '1'],
+      ['b', true],
+      ['w', 'x=y'],
+    ]);
   });
 });
 

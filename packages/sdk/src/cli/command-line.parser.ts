@@ -112,7 +112,11 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
   }
   for (const flag of flags.keys()) {
     if (!(flag in spec) && !(flag in CONNECTION)) {
-      throw new UsageError(`--${flag} is not an option of ${name} (its options: ${Object.keys(spec).map((f) => `--${f}`).join(', ')})`);
+      throw new UsageError(
+        `--${flag} is not an option of ${name} (its options: ${Object.keys(spec)
+          .map((f) => `--${f}`)
+          .join(', ')})`,
+      );
     }
   }
   if (flags.has('help')) return { kind: 'help' };
@@ -141,8 +145,13 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
       if (!policyId) throw new UsageError('policies impact needs --policy ID (the stored policy whose decisions are replayed)');
       const limit = str('limit');
       return {
-        kind: 'policies-impact', conn, file: onlyFile(name, args), policyId, sinceMs: parseDuration(str('since') ?? '7d', '--since'),
-        ...(limit !== undefined ? { limit: parsePositiveInt(limit, '--limit') } : {}), json: bool('json'),
+        kind: 'policies-impact',
+        conn,
+        file: onlyFile(name, args),
+        policyId,
+        sinceMs: parseDuration(str('since') ?? '7d', '--since'),
+        ...(limit !== undefined ? { limit: parsePositiveInt(limit, '--limit') } : {}),
+        json: bool('json'),
       };
     }
     case 'decisions tail': {
@@ -150,8 +159,13 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
       const policyId = str('policy');
       const lines = str('lines');
       return {
-        kind: 'decisions-tail', conn, intervalMs: parseDuration(str('interval') ?? '2s', '--interval'), ...(policyId ? { policyId } : {}),
-        once: bool('once'), lines: lines === undefined ? 10 : parsePositiveInt(lines, '--lines', 0), json: bool('json'),
+        kind: 'decisions-tail',
+        conn,
+        intervalMs: parseDuration(str('interval') ?? '2s', '--interval'),
+        ...(policyId ? { policyId } : {}),
+        once: bool('once'),
+        lines: lines === undefined ? 10 : parsePositiveInt(lines, '--lines', 0),
+        json: bool('json'),
       };
     }
     default:

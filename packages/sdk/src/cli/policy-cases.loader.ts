@@ -68,5 +68,7 @@ export function caseLabel(c: PolicyCase): string {
   if (c.name) return c.name;
   if ('text' in c) return `text ${JSON.stringify(c.text.length > 40 ? `${c.text.slice(0, 39)}…` : c.text)}`;
   const [kind, values] = 'scores' in c ? ['scores', c.scores] : ['signals', c.signals];
-  return `${kind} ${Object.entries(values).map(([k, v]) => `${k}=${v}`).join(', ')}`;
+  return `${kind} ${Object.entries(values)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ')}`;
 }

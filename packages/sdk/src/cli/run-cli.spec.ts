@@ -25,7 +25,12 @@ function io(files: Record<string, string> = {}, sleep?: CliIo['sleep']) {
 
 const clientOf = (f: typeof fetch) => () => new CdsClient({ baseUrl: 'http://cds.test', apiKey: 'k', fetch: f, clock: fakeClock(), retries: 0 });
 const decision = (id: string, s: number, content = 'c') => ({
-  decisionId: id, timestamp: new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString(), action: 'allow', policyId: 'default', contentType: 'text', content,
+  decisionId: id,
+  timestamp: new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString(),
+  action: 'allow',
+  policyId: 'default',
+  contentType: 'text',
+  content,
 });
 
 describe('runCli', () => {
@@ -46,7 +51,10 @@ describe('runCli', () => {
   });
 
   it('policies test: dry runs for score cases, a table, exit 1 on a mismatch', async () => {
-    const files = { 'p.yaml': 'name: P\ncategories:\n  hate: {threshold: 0.5, action: block}\n', 'c.yaml': '- scores: {hate: 0.9}\n  expect: block\n- scores: {hate: 0.1}\n  expect: block\n' };
+    const files = {
+      'p.yaml': 'name: P\ncategories:\n  hate: {threshold: 0.5, action: block}\n',
+      'c.yaml': '- scores: {hate: 0.9}\n  expect: block\n- scores: {hate: 0.1}\n  expect: block\n',
+    };
     const f = scriptedFetch(json(200, { action: 'allow' }), json(200, { action: 'block' }), json(200, { action: 'allow' }));
     const t = io(files);
     expect(await runCli(['policies', 'test', 'p.yaml', '--cases', 'c.yaml'], env, t.io, clientOf(f.fetch))).toBe(1);
@@ -55,13 +63,15 @@ describe('runCli', () => {
       { policy: files['p.yaml'], mockScores: { hate: 0.9 } },
       { policy: files['p.yaml'], mockScores: { hate: 0.1 } },
     ]);
-    expect(t.out.join('\n')).toBe([
-      'policy p.yaml: 2 cases',
-      '#  case             expected  got    result',
-      '1  scores hate=0.9  block     block  ok',
-      '2  scores hate=0.1  block     allow  FAIL',
-      '1 passed, 1 failed',
-    ].join('\n'));
+    expect(t.out.join('\n')).toBe(
+      [
+        'policy p.yaml: 2 cases',
+        '#  case             expected  got    result',
+        '1  scores hate=0.9  block     block  ok',
+        '2  scores hate=0.1  block     allow  FAIL',
+        '1 passed, 1 failed',
+      ].join('\n'),
+    );
   });
 
   it('policies test: an invalid policy fails the test (exit 1) before any case runs', async () => {

@@ -117,9 +117,7 @@ export interface ItemError {
 }
 
 /** One item's decision, or why it could not be checked (the others are unaffected). */
-export type BatchItemResult =
-  | { id: string; safe: boolean; action: Action; decisionId: string }
-  | { id: string; error: ItemError };
+export type BatchItemResult = { id: string; safe: boolean; action: Action; decisionId: string } | { id: string; error: ItemError };
 
 export interface BatchCheckResult {
   /** In request order. */

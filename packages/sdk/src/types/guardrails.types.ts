@@ -12,8 +12,22 @@ export interface GuardrailPolicy {
 export type SkillSource = 'official' | 'verified_publisher' | 'internal' | 'local' | 'github' | 'public_marketplace' | 'unknown';
 export type MaintainerReputation = 'trusted' | 'established' | 'new' | 'low' | 'unknown';
 export type ActionType =
-  | 'exec' | 'shell' | 'code_eval' | 'file_read' | 'file_write' | 'file_delete' | 'network_request' | 'http_request' | 'browser'
-  | 'database_query' | 'install_package' | 'git_push' | 'send_email' | 'spawn_agent' | 'deploy' | 'secret_access';
+  | 'exec'
+  | 'shell'
+  | 'code_eval'
+  | 'file_read'
+  | 'file_write'
+  | 'file_delete'
+  | 'network_request'
+  | 'http_request'
+  | 'browser'
+  | 'database_query'
+  | 'install_package'
+  | 'git_push'
+  | 'send_email'
+  | 'spawn_agent'
+  | 'deploy'
+  | 'secret_access';
 
 /** Both decision endpoints take a project and an inline policy (any subset of its fields; field by field it wins over the project's). */
 interface GuardrailScope {

@@ -27,17 +27,49 @@ export const testsrcMp4 = (dir: string, seconds = 6) =>
 
 /** The same in WebM, VP9 at its fastest. */
 export const testsrcWebm = (dir: string) =>
-  ffmpeg(path.join(dir, 'testsrc.webm'), ['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=6', '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8']);
+  ffmpeg(path.join(dir, 'testsrc.webm'), [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=320x240:rate=25:duration=6',
+    '-c:v',
+    'libvpx-vp9',
+    '-deadline',
+    'realtime',
+    '-cpu-used',
+    '8',
+  ]);
 
 /** H.264 and a Vorbis sine in Matroska. */
 export const testsrcMkv = (dir: string) =>
-  ffmpeg(path.join(dir, 'testsrc.mkv'), ['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=6', '-f', 'lavfi', '-i', 'sine=duration=6', ...H264, '-c:a', 'libvorbis']);
+  ffmpeg(path.join(dir, 'testsrc.mkv'), [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=320x240:rate=25:duration=6',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=duration=6',
+    ...H264,
+    '-c:a',
+    'libvorbis',
+  ]);
 
 /** 2 s of red then 2 s of blue: one hard cut at 2 s. */
 export const redThenBlue = (dir: string, size = '320x240') =>
   ffmpeg(path.join(dir, `red-blue-${size}.mp4`), [
-    '-f', 'lavfi', '-i', `color=c=red:s=${size}:r=25:d=2`, '-f', 'lavfi', '-i', `color=c=blue:s=${size}:r=25:d=2`,
-    '-filter_complex', '[0:v][1:v]concat=n=2:v=1:a=0', ...H264,
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=red:s=${size}:r=25:d=2`,
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=blue:s=${size}:r=25:d=2`,
+    '-filter_complex',
+    '[0:v][1:v]concat=n=2:v=1:a=0',
+    ...H264,
   ]);
 
 /** A grey ramp: the level is 30 per second (0 at 0 s, 180 at 6 s), so a frame's brightness tells its time. */
@@ -50,16 +82,39 @@ export const greyRamp = (dir: string) =>
  */
 export const colourBlocksTs = (dir: string, gop: number) =>
   ffmpeg(path.join(dir, `blocks-gop${gop}.ts`), [
-    '-f', 'lavfi', '-i', 'color=c=red:s=64x64:r=25:d=12', '-f', 'lavfi', '-i', 'color=c=white:s=64x64:r=25:d=12', '-f', 'lavfi', '-i', 'color=c=blue:s=64x64:r=25:d=6',
-    '-filter_complex', '[0:v][1:v][2:v]concat=n=3:v=1:a=0', ...H264, '-g', String(gop * 25), '-sc_threshold', '0', '-f', 'mpegts',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=red:s=64x64:r=25:d=12',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=white:s=64x64:r=25:d=12',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=blue:s=64x64:r=25:d=6',
+    '-filter_complex',
+    '[0:v][1:v][2:v]concat=n=3:v=1:a=0',
+    ...H264,
+    '-g',
+    String(gop * 25),
+    '-sc_threshold',
+    '0',
+    '-f',
+    'mpegts',
   ]);
 
 /** VP8 WebM written to a pipe, as a browser's MediaRecorder writes it: no duration, no cues. */
 export function liveWebm(dir: string): string {
-  const bytes = execFileSync('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=4', '-c:v', 'libvpx', '-deadline', 'realtime', '-f', 'webm', 'pipe:1'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const bytes = execFileSync(
+    'ffmpeg',
+    [...FF, '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=4', '-c:v', 'libvpx', '-deadline', 'realtime', '-f', 'webm', 'pipe:1'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   return write(dir, 'live.webm', bytes);
 }
 
@@ -72,7 +127,20 @@ export const rotatedMp4 = (dir: string) => {
 
 /** One 8000×8000 frame of grey: 64 megapixels in a few hundred kB. */
 export const hugeFrame = (dir: string) =>
-  ffmpeg(path.join(dir, 'huge.mp4'), ['-f', 'lavfi', '-i', 'color=c=gray:s=8000x8000:d=0.04', '-frames:v', '1', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']);
+  ffmpeg(path.join(dir, 'huge.mp4'), [
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=gray:s=8000x8000:d=0.04',
+    '-frames:v',
+    '1',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+  ]);
 
 /** The first half of a file's bytes. */
 export function firstHalf(file: string, name: string): string {

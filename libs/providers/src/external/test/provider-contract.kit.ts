@@ -13,7 +13,12 @@ export const FAST: CallSettings = {
   backoff: { baseMs: 10, maxMs: 40 },
 };
 
-export function callOf(provider: string, settings: Partial<CallSettings>, secrets: string[], classify?: ConstructorParameters<typeof ExternalCall>[3]): ExternalCall {
+export function callOf(
+  provider: string,
+  settings: Partial<CallSettings>,
+  secrets: string[],
+  classify?: ConstructorParameters<typeof ExternalCall>[3],
+): ExternalCall {
   return new ExternalCall(provider, { ...FAST, ...settings }, secrets, classify);
 }
 

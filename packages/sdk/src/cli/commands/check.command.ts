@@ -18,8 +18,6 @@ export async function runCheck(client: CdsClient, cmd: CheckCommand, io: CliIo):
 export function formatDecision(d: CheckDecision, policyId: string): string {
   const head = `${d.action}  decision ${d.decisionId}  policy ${policyId}  safe ${d.safe ? 'yes' : 'no'}  flagged ${d.flagged ? 'yes' : 'no'}`;
   const meta = `provider ${d.provider}  latency ${d.latency} ms  cost $${d.cost}`;
-  const rows = [...d.categories]
-    .sort((a, b) => b.score - a.score)
-    .map((c) => [c.category, c.score.toFixed(3), String(c.threshold), c.triggered ? 'yes' : '']);
+  const rows = [...d.categories].sort((a, b) => b.score - a.score).map((c) => [c.category, c.score.toFixed(3), String(c.threshold), c.triggered ? 'yes' : '']);
   return [head, meta, formatTable(['category', 'score', 'threshold', 'triggered'], rows)].join('\n');
 }

@@ -35,7 +35,10 @@ export function formatImpact(r: PolicyImpact, file: string): string {
     ]);
     lines.push(formatTable(['change', 'count', 'driven by', 'sample decisions'], rows));
   }
-  const actions = (m: Record<string, number>) => Object.entries(m).map(([a, n]) => `${a} ${n}`).join(', ');
+  const actions = (m: Record<string, number>) =>
+    Object.entries(m)
+      .map(([a, n]) => `${a} ${n}`)
+      .join(', ');
   lines.push(`before: ${actions(r.actions.before)}`, `after:  ${actions(r.actions.after)}`);
   return lines.join('\n');
 }
