@@ -31,6 +31,7 @@ import { MetricsController } from './metrics/metrics.controller';
 import { VideoController } from './video/video.controller';
 import { VideoService } from './video/video.service';
 import { ConsoleModule } from './console/console.module';
+import { ProvidersController } from './providers/providers.controller';
 
 export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHandler, ReplayDecisionHandler, DecisionCurlHandler];
 
@@ -50,6 +51,7 @@ export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHa
     MediaController,
     MetricsController,
     VideoController,
+    ProvidersController,
   ],
   providers: [
     ...QueryHandlers,

@@ -74,10 +74,10 @@ export class CheckContentHandler implements ICommandHandler<CheckContentCommand>
     let part: ScoredPart;
     if (contentType === 'image') {
       const img = await this.images.prepare(principal.tenantId, r.content, language);
-      const scored = await this.scorer.scoreImage(img.image, img.ocrText, language);
+      const scored = await this.scorer.scoreImage(img.image, img.ocrText, language, policy.parsed);
       part = { contentType: 'image', contentRef: img.contentRef, ...scored, media: img.media };
     } else {
-      part = { contentType: 'text', contentRef: null, ...(await this.scorer.scoreText(r.content, language)), ocrText: null, media: null };
+      part = { contentType: 'text', contentRef: null, ...(await this.scorer.scoreText(r.content, language, policy.parsed)), ocrText: null, media: null };
     }
     const verdicts = this.scorer.decideParts(policy.parsed, [part]);
     const latency = Math.round((performance.now() - started) * 1000) / 1000;

@@ -120,14 +120,18 @@ export class CheckMultimodalHandler implements ICommandHandler<CheckMultimodalCo
     const text: Promise<ScoredPart>[] =
       r.text === undefined
         ? []
-        : [this.scorer.scoreText(r.text, language).then((s) => ({ contentType: 'text' as const, contentRef: null, ...s, ocrText: null, media: null }))];
+        : [
+            this.scorer
+              .scoreText(r.text, language, policy.parsed)
+              .then((s) => ({ contentType: 'text' as const, contentRef: null, ...s, ocrText: null, media: null })),
+          ];
     const pictures = images.map((content, i) =>
       this.images
         .prepare(principal.tenantId, content, language)
         .then(async (img): Promise<ScoredPart> => ({
           contentType: 'image',
           contentRef: img.contentRef,
-          ...(await this.scorer.scoreImage(img.image, img.ocrText, language)),
+          ...(await this.scorer.scoreImage(img.image, img.ocrText, language, policy.parsed)),
           media: img.media,
         }))
         .catch((err: unknown) => {

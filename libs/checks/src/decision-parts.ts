@@ -1,4 +1,4 @@
-import { DecisionCreated, DecisionCreatedV2, DecisionMedia, DecisionPart, envelope, ScoreMap } from '@cds/events';
+import { DecisionCreated, DecisionCreatedV2, DecisionMedia, DecisionPart, envelope, ProviderAttempt, ScoreMap } from '@cds/events';
 import { PolicyEvaluation } from '@cds/policy';
 import { mergeBy, providerOf } from './content-scorer.service';
 
@@ -10,6 +10,8 @@ export interface ScoredPart {
   cost: number;
   ocrText: string | null;
   media: DecisionMedia | null;
+  routes?: Record<string, string[]>;
+  attempts?: ProviderAttempt[];
 }
 
 export function toPart(p: ScoredPart, verdict: PolicyEvaluation): DecisionPart {
@@ -23,6 +25,8 @@ export function toPart(p: ScoredPart, verdict: PolicyEvaluation): DecisionPart {
     action: verdict.action,
     safe: verdict.safe,
     flagged: verdict.flagged,
+    ...(p.routes ? { routes: p.routes } : {}),
+    ...(p.attempts?.length ? { attempts: p.attempts } : {}),
   };
 }
 

@@ -374,6 +374,26 @@ export class AppConfig {
   // External moderation providers (libs/providers/src/external/README.md). Each is
   // registered when its key (and endpoint or model) is set; `local` stays the default.
 
+  /** Who scores what a policy routes to no provider of its own (it must be configured;
+   * a provider of one modality, e.g. google-vision, is the default of that one only). */
+  @IsString()
+  @Matches(/^[a-z][a-z0-9_-]{0,63}$/, { message: 'DEFAULT_PROVIDER must be a provider name such as local or openai' })
+  DEFAULT_PROVIDER = 'local';
+
+  /** Seconds an external provider's answer is reused for the same content (0: no cache). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(7 * 24 * 3600)
+  PROVIDER_CACHE_TTL = 3600;
+
+  /** Answers the provider cache keeps, per process (least recently used out first). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10_000_000)
+  PROVIDER_CACHE_MAX_ENTRIES = 20_000;
+
   /** Time limit of one HTTP attempt to an external provider (a provider's own *_TIMEOUT_MS wins). */
   @Transform(toInt)
   @IsInt()

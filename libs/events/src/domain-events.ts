@@ -45,6 +45,23 @@ export interface DecisionPart {
   action: Action;
   safe: boolean;
   flagged: boolean;
+  /** Who scored each policy category of this part (the policy's routing, after any
+   * fallback); absent on decisions made before routing, where every provider counts. */
+  routes?: Record<string, string[]>;
+  /** Every provider call made for this part, failed ones included. */
+  attempts?: ProviderAttempt[];
+}
+
+/** One call of a provider for one item. */
+export interface ProviderAttempt {
+  provider: string;
+  ok: boolean;
+  /** Milliseconds the call took (0 when answered from the cache). */
+  ms: number;
+  /** Why it failed (a ProviderCallError reason such as timeout, server_error, circuit_open). */
+  reason?: string;
+  /** Answered from the provider cache (PROVIDER_CACHE_TTL): not paid again. */
+  cached?: boolean;
 }
 
 export interface DecisionFrame {

@@ -7,6 +7,7 @@ export {
   DecisionCreatedV2,
   DecisionContentType,
   DecisionPart,
+  ProviderAttempt,
   DecisionMedia,
   PolicySavedV1,
   KeyCreatedV1,

@@ -6,3 +6,4 @@ export { DEFAULT_SIGNAL_FOLDING, foldSignals, scoresForDryRun } from './signal-f
 export { validateScores } from './score-map.validator';
 export { POLICY_ID_PATTERN, POLICY_ID_MESSAGE } from './policy-id';
 export { getOwn, setOwn } from './own-record';
+export { rulesByCategory, selectRule } from './rule-selection';

@@ -12,13 +12,14 @@ const SCORE_DECIMALS = 1e4;
  * (block > flag > warn > allow), `allow` when none triggered. A policy category
  * without a score scores 0. Scores outside [0, 1] are clamped; a score that is not
  * a number counts as missing (validate untrusted maps with validateScores first).
+ * `provider` (one for all, or per category) picks among a category's rules.
  */
-export function evaluate(policy: ParsedPolicy, scores: ScoreMap, provider?: string): PolicyEvaluation {
+export function evaluate(policy: ParsedPolicy, scores: ScoreMap, provider?: string | ((category: string) => string | undefined)): PolicyEvaluation {
   const categories: CategoryResult[] = [];
   let flagged = false;
   let action: Action = 'allow';
   for (const [category, candidates] of rulesByCategory(policy.rules)) {
-    const rule = selectRule(candidates, provider);
+    const rule = selectRule(candidates, typeof provider === 'function' ? provider(category) : provider);
     const score = scoreOf(scores, category);
     const triggered = score >= rule.threshold;
     if (triggered) {

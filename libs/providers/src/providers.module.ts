@@ -4,7 +4,7 @@ import { AppConfig } from '@cds/config';
 import { LocalTextClassifier } from './local-text/local-text.classifier';
 import { LocalImageModel } from './local/local-image.model';
 import { LocalProvider, LOCAL_PROVIDER } from './local/local.provider';
-import { PROVIDER_REGISTRY } from './port/provider.port';
+import { Modality, ModerationProvider, PROVIDER_REGISTRY } from './port/provider.port';
 import { StaticProviderRegistry } from './port/provider-registry';
 import { EXTERNAL_PROVIDERS, externalProvidersFrom } from './external/external-providers';
 
@@ -35,12 +35,10 @@ export class ProvidersModule implements OnApplicationBootstrap, OnApplicationShu
         {
           provide: PROVIDER_REGISTRY,
           inject: [LocalImageModel, AppConfig],
-          useFactory: (images: LocalImageModel, config: AppConfig) =>
-            new StaticProviderRegistry(
-              [new LocalProvider(LocalTextClassifier.load(), () => images), ...externalProvidersFrom(config)],
-              { text: LOCAL_PROVIDER, image: LOCAL_PROVIDER },
-              EXTERNAL_PROVIDERS,
-            ),
+          useFactory: (images: LocalImageModel, config: AppConfig) => {
+            const providers = [new LocalProvider(LocalTextClassifier.load(), () => images), ...externalProvidersFrom(config)];
+            return new StaticProviderRegistry(providers, defaultsFor(providers, config.DEFAULT_PROVIDER), EXTERNAL_PROVIDERS);
+          },
         },
       ],
       exports: [PROVIDER_REGISTRY, LocalImageModel],
@@ -56,4 +54,15 @@ export class ProvidersModule implements OnApplicationBootstrap, OnApplicationShu
   async onApplicationShutdown(): Promise<void> {
     await this.images.close();
   }
+}
+
+/** DEFAULT_PROVIDER scores the modalities it can; `local` the others. A default that is not
+ * configured stops the process at start with the reason. */
+function defaultsFor(providers: readonly ModerationProvider[], name: string): Record<Modality, string> {
+  const chosen = providers.find((p) => p.name === name);
+  if (!chosen) {
+    throw new Error(`DEFAULT_PROVIDER=${name} is not configured (configured: ${providers.map((p) => p.name).join(', ')}); set its key, or use local`);
+  }
+  const pick = (m: Modality) => (chosen.modalities.includes(m) ? name : LOCAL_PROVIDER);
+  return { text: pick('text'), image: pick('image') };
 }

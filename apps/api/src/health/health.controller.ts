@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { EVENT_LOG, EventLog } from '@cds/event-log';
 import { READ_MODELS, ReadModels } from '@cds/read-models';
+import { PROVIDER_REGISTRY, ProviderRegistry } from '@cds/providers';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../http/auth.decorators';
 import { ApiAnswer } from '../openapi/api-docs.decorators';
@@ -14,6 +15,7 @@ export class HealthController {
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(PROVIDER_REGISTRY) private readonly providers: ProviderRegistry,
   ) {}
 
   @Get('health')
@@ -31,6 +33,12 @@ export class HealthController {
     const [eventLog, readModels] = await Promise.all([this.log.healthy().catch(() => false), this.readModels.healthy().catch(() => false)]);
     const ready = eventLog && readModels;
     reply.status(ready ? 200 : 503);
-    return { status: ready ? 'ready' : 'not_ready', eventLog, readModels };
+    const providers = Object.fromEntries(
+      this.providers
+        .describe()
+        .filter((p) => p.configured)
+        .map((p) => [p.name, p.circuit]),
+    );
+    return { status: ready ? 'ready' : 'not_ready', eventLog, readModels, providers };
   }
 }

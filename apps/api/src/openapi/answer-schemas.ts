@@ -48,6 +48,11 @@ const part = obj(
     media: nullable(anyObject('media facts: format, size, frames, timestamp of a video frame')),
     frameNumber: int(),
     timestamp: num(),
+    routes: mapOf(arr(str()), 'who scored each policy category of this item (after any fallback)'),
+    attempts: arr(
+      obj({ provider: str(), ok: bool(), ms: num() }, { reason: str('why it failed: timeout, server_error, rate_limited, circuit_open, …'), cached: bool() }),
+      'every provider call made for this item, failed ones included',
+    ),
   },
   'one item scored in a decision',
 );
@@ -326,6 +331,25 @@ export const ANSWER_SCHEMAS: Record<string, Schema> = {
     },
   ),
   SessionToken: obj({ token: str(), tokenId: uuid(), projectId: str(), policyWrite: bool(), expiresAt: dateTime() }),
+  ProviderList: obj({
+    providers: arr(
+      obj({
+        name: str(),
+        configured: bool('false: this build knows it, but its key or endpoint is not set'),
+        modalities: arr(oneOfValues(['text', 'image'])),
+        circuit: oneOfValues(['closed', 'open', 'half_open']),
+      }),
+    ),
+    defaults: obj({ text: str(), image: str() }, {}, 'who scores a modality when a policy names no provider (DEFAULT_PROVIDER)'),
+  }),
   Health: obj({ status: oneOfValues(['ok']) }),
-  Readiness: obj({ status: oneOfValues(['ready', 'not_ready']), eventLog: bool(), readModels: bool() }),
+  Readiness: obj(
+    { status: oneOfValues(['ready', 'not_ready']), eventLog: bool(), readModels: bool() },
+    {
+      providers: mapOf(
+        oneOfValues(['closed', 'open', 'half_open']),
+        'circuit state of each configured provider (an open one does not make the service unready: fallbacks score)',
+      ),
+    },
+  ),
 };

@@ -28,12 +28,14 @@ export class LlamaGuardProvider implements ModerationProvider {
   readonly name = LLAMAGUARD_PROVIDER;
   readonly modalities = ['text'] as const;
   readonly folding = LLAMAGUARD_SIGNAL_FOLDING;
+  readonly model: string;
   private readonly url: string;
 
   constructor(
     private readonly options: LlamaGuardOptions,
     private readonly call: ExternalCall,
   ) {
+    this.model = options.model;
     this.url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   }
 

@@ -31,12 +31,14 @@ export class OpenAiProvider implements ModerationProvider {
   readonly name = OPENAI_PROVIDER;
   readonly modalities = ['text', 'image'] as const;
   readonly folding = OPENAI_SIGNAL_FOLDING;
+  readonly model: string;
   private readonly url: string;
 
   constructor(
     private readonly options: OpenAiOptions,
     private readonly call: ExternalCall,
   ) {
+    this.model = options.model;
     this.url = `${options.baseUrl.replace(/\/+$/, '')}/moderations`;
   }
 

@@ -36,6 +36,8 @@ export interface ModerationProvider {
   readonly name: string;
   readonly modalities: readonly Modality[];
   readonly folding: SignalFolding;
+  /** The model behind it, when it has a choice of them (part of the cache key). */
+  readonly model?: string;
   score(request: ScoreRequest): Promise<ProviderScore>;
   /** The state of its circuit breaker; a provider without one (local) is always `closed`. */
   circuitState?(): CircuitState;

@@ -1,0 +1,24 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { PROVIDER_REGISTRY, ProviderRegistry } from '@cds/providers';
+import { RequireScope } from '../http/auth.decorators';
+import { ApiAnswer } from '../openapi/api-docs.decorators';
+
+/** GET /v1/providers: the moderation providers this deployment knows, which are
+ * configured, what they score, their circuit, and the defaults. */
+@ApiTags('providers')
+@Controller('v1/providers')
+@RequireScope('policies')
+export class ProvidersController {
+  constructor(@Inject(PROVIDER_REGISTRY) private readonly providers: ProviderRegistry) {}
+
+  @Get()
+  @ApiOperation({ summary: 'The moderation providers: configured or not, modalities, circuit state, and the default per modality' })
+  @ApiAnswer(200, 'ProviderList')
+  list() {
+    return {
+      providers: this.providers.describe(),
+      defaults: { text: this.providers.forModality('text').name, image: this.providers.forModality('image').name },
+    };
+  }
+}
