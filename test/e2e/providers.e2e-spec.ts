@@ -1,24 +1,10 @@
 import { ApiClient, RunningService, startService } from '@cds/testing';
 import { FakeProviderServer } from '../../libs/providers/src/external/test/fake-provider.server';
+import { moderation as answer } from '../../libs/providers/src/external/test/openai-answers';
 
 const KEY = 'sk-e2e-0123456789abcdef';
-const OPENAI_CATEGORIES = ['sexual', 'sexual/minors', 'harassment', 'harassment/threatening', 'hate', 'hate/threatening', 'violence', 'self-harm'];
+const moderation = (scores: Record<string, number>) => answer(scores, 'text');
 
-/** An OpenAI moderation answer (omni-moderation-latest) for a text, as documented. */
-function moderation(scores: Record<string, number>) {
-  return {
-    id: 'modr-e2e',
-    model: 'omni-moderation-latest',
-    results: [
-      {
-        flagged: Object.values(scores).some((s) => s > 0.5),
-        categories: Object.fromEntries(OPENAI_CATEGORIES.map((c) => [c, (scores[c] ?? 0) > 0.5])),
-        category_scores: Object.fromEntries(OPENAI_CATEGORIES.map((c) => [c, scores[c] ?? 1e-6])),
-        category_applied_input_types: Object.fromEntries(OPENAI_CATEGORIES.map((c) => [c, ['text']])),
-      },
-    ],
-  };
-}
 const SERVER_ERROR = {
   status: 500,
   body: { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } },

@@ -2,43 +2,9 @@ import { foldSignals } from '@cds/policy';
 import { OpenAiProvider } from './openai.provider';
 import { FakeProviderServer } from './test/fake-provider.server';
 import { callOf, failure, image, text, transportContract } from './test/provider-contract.kit';
+import { moderation } from './test/openai-answers';
 
 const KEY = 'sk-test-0123456789abcdefSECRET';
-const CATEGORIES = [
-  'sexual',
-  'sexual/minors',
-  'harassment',
-  'harassment/threatening',
-  'hate',
-  'hate/threatening',
-  'illicit',
-  'illicit/violent',
-  'self-harm',
-  'self-harm/intent',
-  'self-harm/instructions',
-  'violence',
-  'violence/graphic',
-];
-const IMAGE_CATEGORIES = new Set(['sexual', 'self-harm', 'self-harm/intent', 'self-harm/instructions', 'violence', 'violence/graphic']);
-
-/** A moderation answer as documented (omni-moderation-latest): every category flagged or
- * not, scored, and the input types each score applies to. */
-function moderation(scores: Record<string, number>, modality: 'text' | 'image') {
-  const applied = Object.fromEntries(CATEGORIES.map((c) => [c, modality === 'text' ? ['text'] : IMAGE_CATEGORIES.has(c) ? ['image'] : []]));
-  return {
-    id: 'modr-970d409ef3bef3b70c73d8232df86e7d',
-    model: 'omni-moderation-latest',
-    results: [
-      {
-        flagged: Object.values(scores).some((s) => s > 0.5),
-        categories: Object.fromEntries(CATEGORIES.map((c) => [c, (scores[c] ?? 0) > 0.5])),
-        category_scores: Object.fromEntries(CATEGORIES.map((c) => [c, scores[c] ?? 1.2e-6])),
-        category_applied_input_types: applied,
-      },
-    ],
-  };
-}
-
 const errorBody = (message: string, type: string, code: string | null, param: string | null = null) => ({ error: { message, type, param, code } });
 
 describe('openai moderation contract', () => {
