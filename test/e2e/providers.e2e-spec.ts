@@ -1,6 +1,7 @@
 import { ApiClient, RunningService, startService } from '@cds/testing';
 import { FakeProviderServer } from '../../libs/providers/src/external/test/fake-provider.server';
 import { moderation as answer } from '../../libs/providers/src/external/test/openai-answers';
+import { sharedImage } from './support/image-fixtures';
 
 const KEY = 'sk-e2e-0123456789abcdef';
 const moderation = (scores: Record<string, number>) => answer(scores, 'text');
@@ -17,15 +18,26 @@ const policy = (...lines: string[]) => lines.join('\n') + '\n';
  * `local`, `fallback: []` fails closed with 503, answers are cached, a policy naming a
  * provider that is not configured is refused, and GET /v1/providers shows it all.
  */
-describe('external providers through the service (openai)', () => {
+describe('external providers through the service (openai, google-vision, azure)', () => {
   let fake: FakeProviderServer;
+  let vision: FakeProviderServer;
+  let azure: FakeProviderServer;
   let svc: RunningService;
   let api: ApiClient;
 
   beforeAll(async () => {
-    fake = await FakeProviderServer.start();
+    [fake, vision, azure] = await Promise.all([FakeProviderServer.start(), FakeProviderServer.start(), FakeProviderServer.start()]);
     svc = await startService({
-      env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${fake.baseUrl}/v1`, PROVIDER_MAX_RETRIES: '0', PROVIDER_CIRCUIT_FAILURES: '50' },
+      env: {
+        OPENAI_API_KEY: KEY,
+        OPENAI_BASE_URL: `${fake.baseUrl}/v1`,
+        GOOGLE_VISION_API_KEY: 'gv-e2e-key',
+        GOOGLE_VISION_BASE_URL: vision.baseUrl,
+        AZURE_CONTENT_SAFETY_ENDPOINT: azure.baseUrl,
+        AZURE_CONTENT_SAFETY_KEY: '0123456789abcdef0123456789abcdef',
+        PROVIDER_MAX_RETRIES: '0',
+        PROVIDER_CIRCUIT_FAILURES: '50',
+      },
     });
     api = new ApiClient(svc.baseUrl, svc.adminKey);
     for (const [policyId, yaml] of [
@@ -34,6 +46,19 @@ describe('external providers through the service (openai)', () => {
         policy('name: Routed', 'provider: openai', 'categories:', '  hate: {threshold: 0.7, action: block}', '  violence: {threshold: 0.7, action: flag}'),
       ],
       ['strict', policy('name: Strict', 'provider: openai', 'fallback: []', 'categories:', '  hate: {threshold: 0.7, action: block}')],
+      [
+        'images',
+        policy(
+          'name: Images',
+          'rules:',
+          '  - {category: sexual, threshold: 0.7, provider: google-vision, action: block}',
+          '  - {category: hate, threshold: 0.7, action: block}',
+        ),
+      ],
+      [
+        'azure',
+        policy('name: Azure', 'provider: azure', 'categories:', '  hate: {threshold: 0.7, action: block}', '  violence: {threshold: 0.7, action: flag}'),
+      ],
       [
         'mixed',
         policy(
@@ -49,7 +74,7 @@ describe('external providers through the service (openai)', () => {
   });
   afterAll(async () => {
     await svc?.stop();
-    await fake?.close();
+    await Promise.all([fake?.close(), vision?.close(), azure?.close()]);
   });
 
   it('lists the providers, configured or not, with their circuits and the defaults', async () => {
@@ -58,7 +83,8 @@ describe('external providers through the service (openai)', () => {
     const byName = Object.fromEntries(r.body.providers.map((p: { name: string }) => [p.name, p]));
     expect(byName.openai).toEqual({ name: 'openai', configured: true, modalities: ['text', 'image'], circuit: 'closed' });
     expect(byName.local).toMatchObject({ configured: true, circuit: 'closed' });
-    expect(byName.azure).toMatchObject({ configured: false });
+    expect(byName['google-vision']).toMatchObject({ configured: true, modalities: ['image'] });
+    expect(byName.llamaguard).toMatchObject({ configured: false });
     expect(r.body.defaults).toEqual({ text: 'local', image: 'local' });
     expect(((await fetch(`${svc.baseUrl}/ready`).then((x) => x.json())) as { providers: unknown }).providers).toMatchObject({
       local: 'closed',
@@ -130,11 +156,54 @@ describe('external providers through the service (openai)', () => {
   it('refuses at save time a policy naming a provider that is not configured', async () => {
     const r = await api.post('/v1/policies', {
       policyId: 'azure-only',
-      yamlContent: policy('name: A', 'provider: azure', 'categories:', '  hate: {threshold: 0.5, action: block}'),
+      yamlContent: policy('name: A', 'provider: llamaguard', 'categories:', '  hate: {threshold: 0.5, action: block}'),
     });
     expect(r.status).toBe(422);
     expect(r.body).toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED' });
-    expect(r.body.error).toContain('"azure"');
+    expect(r.body.error).toContain('"llamaguard"');
+  });
+
+  it('sends an image to google-vision for the category routed to it, and prices the call', async () => {
+    vision.answer({
+      status: 200,
+      body: {
+        responses: [{ safeSearchAnnotation: { adult: 'VERY_LIKELY', spoof: 'VERY_UNLIKELY', medical: 'UNLIKELY', violence: 'UNLIKELY', racy: 'LIKELY' } }],
+      },
+    });
+    const photo = sharedImage('coffee.png');
+    const r = await api.post('/v1/check', { content: photo.toString('base64'), contentType: 'image', policyId: 'images' });
+    expect(r.status).toBe(200);
+    expect(r.body.action).toBe('block');
+    expect(r.body.cost).toBeCloseTo(0.0015, 6);
+    expect(vision.requests).toHaveLength(1);
+    expect(vision.requests[0]).toMatchObject({ path: '/v1/images:annotate' });
+    expect(vision.requests[0].query.get('key')).toBe('gv-e2e-key');
+    expect((vision.requests[0].json as { requests: { image: { content: string } }[] }).requests[0].image.content).toBe(photo.toString('base64'));
+    const stored = await api.get(`/v1/decisions/${r.body.decisionId}`);
+    expect(stored.body.parts[0].routes.sexual).toEqual(['google-vision']);
+    // hate is not google-vision's: the image default (local) scored it.
+    expect(stored.body.parts[0].routes.hate).toEqual(['local']);
+  });
+
+  it('scores text with azure content safety, severities mapped to scores', async () => {
+    azure.answer({
+      status: 200,
+      body: {
+        blocklistsMatch: [],
+        categoriesAnalysis: [
+          { category: 'Hate', severity: 6 },
+          { category: 'SelfHarm', severity: 0 },
+          { category: 'Sexual', severity: 0 },
+          { category: 'Violence', severity: 2 },
+        ],
+      },
+    });
+    const r = await api.post('/v1/check', { content: 'azure scores this one', policyId: 'azure' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ action: 'block', provider: 'azure' });
+    expect(azure.requests[0].path).toBe('/contentsafety/text:analyze');
+    expect(azure.requests[0].headers['ocp-apim-subscription-key']).toBe('0123456789abcdef0123456789abcdef');
+    expect(r.body.categories.find((c: { category: string }) => c.category === 'hate')).toMatchObject({ score: 1, triggered: true });
   });
 
   it('replays an openai decision from its stored signals, calling nobody', async () => {
