@@ -74,7 +74,7 @@ describe('distributed: Kafka and Elasticsearch away at start', () => {
     });
     const [api] = topology.apis;
     const apiReady = await readiness(api.baseUrl);
-    expect(apiReady).toEqual({ status: 503, body: { status: 'not_ready', eventLog: false, readModels: false } });
+    expect(apiReady).toEqual({ status: 503, body: { status: 'not_ready', eventLog: false, readModels: false, providers: { local: 'closed' } } });
     for (const p of [topology.projector, topology.worker]) expect((await readiness(p.baseUrl)).status).toBe(503);
 
     const client = new ApiClient(topology.baseUrl, topology.options.adminKey);

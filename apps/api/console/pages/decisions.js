@@ -1,6 +1,7 @@
 import { get } from '../api.js';
 import { fill, go, h } from '../dom.js';
 import { ACTIONS, actionBadge, errorBox, excerpt, formatTime, loading, table } from '../ui.js';
+import { cursorOf, FIRST, nextCursor, pageWindow, rememberCursor } from './decision-cursors.js';
 
 const FILTERS = ['action', 'policyId', 'category', 'from', 'to', 'q'];
 const PAGE_SIZES = [25, 50, 100, 200];
@@ -10,18 +11,22 @@ let lastList = '#/decisions';
 export const listHash = () => lastList;
 
 /** GET /v1/decisions, one page at a time (limit + 1 asked, to know whether a next page
- * exists), filtered on the server. The filters live in the address: back and forth work. */
+ * exists), filtered on the server and paged by keyset (see decision-cursors.js). The
+ * filters and the page's cursor live in the address: back and forth work. */
 export async function decisionsPage(main, { query }) {
   lastList = location.hash || '#/decisions';
   const filter = Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? '']));
   const limit = PAGE_SIZES.includes(Number(query.get('limit'))) ? Number(query.get('limit')) : 50;
-  const offset = Math.max(0, Number.parseInt(query.get('offset') ?? '0', 10) || 0);
+  const cursor = cursorOf(query);
+  const previous = rememberCursor(routeQuery(filter, limit, FIRST), cursor);
   const results = h('div', { class: 'results' }, loading());
   main.append(h('h1', {}, 'Decisions'), filterForm(filter, limit), results);
   void suggestions(main);
 
+  const { to, offset } = pageWindow(cursor, filter.to);
   const params = new URLSearchParams({ limit: String(limit + 1), offset: String(offset) });
   for (const k of FILTERS) if (filter[k]) params.set(k, filter[k]);
+  if (to) params.set('to', to);
   let decisions;
   try {
     ({ decisions } = await get(`/v1/decisions?${params}`));
@@ -29,9 +34,9 @@ export async function decisionsPage(main, { query }) {
     fill(results, errorBox(err));
     return;
   }
-  const more = decisions.length > limit;
   const rows = decisions.slice(0, limit);
-  fill(results, decisionTable(rows), pager(filter, limit, offset, rows.length, more));
+  const next = decisions.length > limit ? nextCursor(cursor, rows) : null;
+  fill(results, decisionTable(rows), pager(filter, limit, { cursor, previous, next, shown: rows.length }));
 }
 
 function decisionTable(rows) {
@@ -66,23 +71,28 @@ function contentExcerpt(d) {
   return ref ? `[${d.contentType}] sha256:${ref[1]}…` : excerpt(d.content);
 }
 
-function pager(filter, limit, offset, shown, more) {
-  const to = (o) => `#/decisions?${routeQuery(filter, limit, o)}`;
-  const range = shown === 0 ? 'No rows' : `Rows ${offset + 1}–${offset + shown}`;
+function pager(filter, limit, { cursor, previous, next, shown }) {
+  const to = (c) => `#/decisions?${routeQuery(filter, limit, c)}`;
+  const first = (cursor.page - 1) * limit;
+  const range = shown === 0 ? 'No rows' : `Rows ${first + 1}–${first + shown}`;
   return h(
     'nav',
     { class: 'pager', 'aria-label': 'Pages' },
-    h('button', { type: 'button', class: 'secondary', disabled: offset === 0, on: { click: () => go(to(Math.max(0, offset - limit))) } }, '← Prev'),
+    h('button', { type: 'button', class: 'secondary', disabled: cursor.page === 1, on: { click: () => go(to(previous)) } }, '← Prev'),
     h('span', { class: 'muted' }, range),
-    h('button', { type: 'button', class: 'secondary', disabled: !more, on: { click: () => go(to(offset + limit)) } }, 'Next →'),
+    h('button', { type: 'button', class: 'secondary', disabled: !next, on: { click: () => go(to(next)) } }, 'Next →'),
   );
 }
 
-function routeQuery(filter, limit, offset) {
+function routeQuery(filter, limit, cursor) {
   const q = new URLSearchParams();
   for (const k of FILTERS) if (filter[k]) q.set(k, filter[k]);
   if (limit !== 50) q.set('limit', String(limit));
-  if (offset > 0) q.set('offset', String(offset));
+  if (cursor.page > 1) {
+    q.set('page', String(cursor.page));
+    q.set('upTo', cursor.upTo);
+    if (cursor.skip > 0) q.set('skip', String(cursor.skip));
+  }
   return q.toString();
 }
 
@@ -113,7 +123,7 @@ function filterForm(filter, limit) {
     for (const k of ['action', 'policyId', 'category', 'q']) next[k] = inputs[k].value.trim();
     next.from = fromLocalInput(inputs.from.value);
     next.to = fromLocalInput(inputs.to.value);
-    go(`#/decisions?${routeQuery(next, Number(inputs.limit.value), 0)}`);
+    go(`#/decisions?${routeQuery(next, Number(inputs.limit.value), FIRST)}`);
   };
   return h(
     'form',
