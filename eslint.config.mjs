@@ -2,7 +2,7 @@
 // the domain libs stay free of Nest, kafkajs, Elasticsearch and the file system.
 import tseslint from 'typescript-eslint';
 
-const DOMAIN_LIBS = ['libs/policy/src/**/*.ts', 'libs/guardrails/src/**/*.ts', 'libs/events/src/**/*.ts'];
+const DOMAIN_LIBS = ['libs/policy/src/**/*.ts', 'libs/guardrails/src/**/*.ts', 'libs/events/src/**/*.ts', 'libs/backoff/src/**/*.ts'];
 const WEBHOOK_PURE = ['libs/webhooks/src/signature.ts', 'libs/webhooks/src/retry-schedule.ts', 'libs/webhooks/src/delivery-plan.ts', 'libs/webhooks/src/webhook-payloads.ts', 'libs/webhooks/src/ip-address.ts', 'libs/webhooks/src/ip-range.ts'];
 
 export default tseslint.config(

@@ -52,3 +52,17 @@ export interface EventLog {
   healthy(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** Thrown by `append` when the events were not acknowledged in time. The write path
+ * branches on `maybeAppended`: never sent (nothing recorded, safe to retry) or unknown. */
+export class EventLogAppendError extends Error {
+  constructor(
+    message: string,
+    /** false: the events were never sent and will not land. true: they may have landed. */
+    readonly maybeAppended: boolean,
+    cause?: unknown,
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'EventLogAppendError';
+  }
+}

@@ -1,9 +1,12 @@
+import { backoffDelay } from '@cds/backoff';
 import { EventLog, SubscribeOptions, Subscription } from './event-log.port';
 
 interface FollowerLogger {
   log(message: string): void;
   error(message: string): void;
 }
+
+const RETRY = { baseMs: 500, maxMs: 30_000 };
 
 /**
  * A subscription made in the background: while the log cannot take it (broker away at
@@ -30,7 +33,6 @@ export class LogFollower {
   }
 
   private async subscribeUntilDone(): Promise<void> {
-    let delay = 500;
     for (let attempt = 1; !this.stopping; attempt++) {
       try {
         const subscription = await this.log.subscribe(this.options);
@@ -40,6 +42,7 @@ export class LogFollower {
         return;
       } catch (err) {
         if (this.stopping) return;
+        const delay = backoffDelay(attempt - 1, RETRY);
         this.logger.error(
           `consumer group ${this.options.group} cannot follow the log yet (attempt ${attempt}): ${(err as Error).message}; retrying in ${delay} ms`,
         );
@@ -51,7 +54,6 @@ export class LogFollower {
           };
         });
         this.wake = null;
-        delay = Math.min(30_000, delay * 2);
       }
     }
   }

@@ -1,3 +1,4 @@
+import { backoffDelay } from '@cds/backoff';
 import type { Topic } from '@cds/events';
 import type { StoredEvent, Subscription } from '../event-log.port';
 import type { GroupCheckpoints } from './checkpoint-store';
@@ -130,7 +131,7 @@ export class FileSubscription implements Subscription {
   }
 
   private backoff(attempt: number): number {
-    return Math.min(this.settings.retryInitialMs * 2 ** Math.min(attempt - 1, 30), this.settings.retryMaxMs);
+    return backoffDelay(attempt - 1, { baseMs: this.settings.retryInitialMs, maxMs: this.settings.retryMaxMs });
   }
 
   /** Sleep `ms`, cut short only by `stop()` (appends do not end a backoff). */

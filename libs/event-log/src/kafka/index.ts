@@ -1,2 +1,2 @@
-export { KafkaEventLog, EventLogAppendError } from './kafka-event-log.adapter';
-export type { KafkaEventLogOptions, KafkaEventLogLogger } from './kafka-event-log.adapter';
+export { KafkaEventLog } from './kafka-event-log.adapter';
+export type { KafkaEventLogOptions, KafkaEventLogLogger } from './kafka-event-log.options';

@@ -6,8 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { EventEnvelope, Topic, TOPICS } from '@cds/events';
-import { StoredEvent, Subscription } from '../event-log.port';
-import { EventLogAppendError, KafkaEventLog, KafkaEventLogLogger } from './kafka-event-log.adapter';
+import { EventLogAppendError, StoredEvent, Subscription } from '../event-log.port';
+import { KafkaEventLog } from './kafka-event-log.adapter';
+import { KafkaEventLogLogger } from './kafka-event-log.options';
 
 jest.setTimeout(90_000);
 

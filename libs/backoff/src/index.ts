@@ -1,0 +1,2 @@
+export { backoffDelay } from './backoff';
+export type { BackoffOptions } from './backoff';
