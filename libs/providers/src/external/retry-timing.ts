@@ -1,3 +1,5 @@
+import { backoffDelay as exponentialDelay, type BackoffOptions } from '@cds/backoff';
+
 /**
  * The wait a `Retry-After` header asks for, in ms: delta-seconds (`120`, decimals
  * tolerated) or an HTTP date (RFC 9110), counted from `now`. A date in the past waits 0.
@@ -15,12 +17,8 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
   return Math.max(0, at - now);
 }
 
-export interface BackoffOptions {
-  /** Wait before the first retry, before jitter. */
-  baseMs: number;
-  /** Longest wait, before jitter. */
-  maxMs: number;
-}
+/** First and longest wait, before jitter. */
+export type { BackoffOptions };
 
 export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 250, maxMs: 4000 };
 
@@ -30,6 +28,6 @@ export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 250, maxMs: 4000 };
  * never retry at once.
  */
 export function backoffDelay(retry: number, options: BackoffOptions = DEFAULT_BACKOFF, random: () => number = Math.random): number {
-  const exp = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, retry));
+  const exp = exponentialDelay(retry, options);
   return Math.round(exp / 2 + random() * (exp / 2));
 }

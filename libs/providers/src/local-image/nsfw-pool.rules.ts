@@ -1,3 +1,5 @@
+import { backoffDelay } from '@cds/backoff';
+
 /** What a worker found after asking tfjs for its backend. */
 export interface BackendReport {
   backend: string;
@@ -20,12 +22,10 @@ export function backendProblem(report: BackendReport): string | null {
  * given up on; when every slot is given up (or one is, during start-up) the pool fails. */
 export const MAX_CONSECUTIVE_WORKER_CRASHES = 5;
 
-const FIRST_RESPAWN_DELAY_MS = 500;
-const MAX_RESPAWN_DELAY_MS = 30_000;
+const RESPAWN_BACKOFF = { baseMs: 500, maxMs: 30_000 };
 
 /** Delay before respawning a worker after its `crashes`-th consecutive crash (1-based):
  * 0.5 s, 1 s, 2 s, 4 s, … capped at 30 s. */
 export function respawnDelayMs(crashes: number): number {
-  const n = Math.max(1, Math.floor(crashes));
-  return Math.min(MAX_RESPAWN_DELAY_MS, FIRST_RESPAWN_DELAY_MS * 2 ** (n - 1));
+  return backoffDelay(Math.max(1, Math.floor(crashes)) - 1, RESPAWN_BACKOFF);
 }

@@ -1,5 +1,8 @@
+import { backoffDelay } from '@cds/backoff';
 import { ElasticsearchReadModels, ElasticsearchReadModelsOptions } from './elasticsearch-read-models.adapter';
 import { ReadModelsLogger } from './es-bulk';
+
+const RETRY = { baseMs: 500, maxMs: 30_000 };
 
 /**
  * Open the read models, waiting for a node that is down or still starting: each failed
@@ -10,16 +13,15 @@ export async function openElasticsearchWithRetry(
   o: ElasticsearchReadModelsOptions & { logger: ReadModelsLogger; signal?: AbortSignal },
   sleep = (ms: number) => abortableSleep(ms, o.signal),
 ): Promise<ElasticsearchReadModels> {
-  let delay = 500;
   for (let attempt = 1; ; attempt++) {
     try {
       if (o.signal?.aborted) throw new Error('abandoned');
       return await ElasticsearchReadModels.open(o);
     } catch (err) {
       if (o.signal?.aborted) throw new Error(`opening Elasticsearch at ${o.node} was abandoned`);
+      const delay = backoffDelay(attempt - 1, RETRY);
       o.logger.error(`Elasticsearch at ${o.node} is not usable yet (attempt ${attempt}): ${(err as Error).message}; retrying in ${delay} ms`);
       await sleep(delay);
-      delay = Math.min(30_000, delay * 2);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { backoffDelay } from '@cds/backoff';
 import { DeliveryTarget } from '@cds/events';
 
 /** A delivery waiting for its next attempt. */
@@ -33,12 +34,11 @@ export interface DeliveryQueueEvents {
   left?(deliveryId: string): void;
 }
 
-const DEFER_FIRST_MS = 1_000;
-const DEFER_MAX_MS = 60_000;
+const DEFERRAL_BACKOFF = { baseMs: 1_000, maxMs: 60_000 };
 
 /** Wait before the same attempt is tried again after `deferrals` put-offs in a row: 1 s, 2 s, 4 s… up to a minute. */
 export function deferralDelay(deferrals: number): number {
-  return Math.min(DEFER_FIRST_MS * 2 ** Math.min(deferrals, 16), DEFER_MAX_MS);
+  return backoffDelay(deferrals, DEFERRAL_BACKOFF);
 }
 
 /**

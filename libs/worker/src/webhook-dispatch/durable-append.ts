@@ -1,5 +1,8 @@
 import { EventEnvelope, Topic, validateEvent } from '@cds/events';
 import { EventLog, LogPosition } from '@cds/event-log';
+import { backoffDelay } from '@cds/backoff';
+
+const APPEND_BACKOFF = { baseMs: 200, maxMs: 10_000 };
 
 /**
  * Append what already happened (an HTTP attempt was made) until the log takes it: the
@@ -14,15 +17,13 @@ export async function appendDurably(
   onRetry: (err: Error) => void,
 ): Promise<LogPosition[]> {
   for (const e of events) validateEvent(e);
-  let delay = 200;
-  for (;;) {
+  for (let retry = 0; ; retry++) {
     try {
       return await log.append(topic, events);
     } catch (err) {
       if (stopping()) throw err;
       onRetry(err as Error);
-      await new Promise((r) => setTimeout(r, delay));
-      delay = Math.min(delay * 2, 10_000);
+      await new Promise((r) => setTimeout(r, backoffDelay(retry, APPEND_BACKOFF)));
     }
   }
 }

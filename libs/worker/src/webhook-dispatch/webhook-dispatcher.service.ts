@@ -10,6 +10,7 @@ import { DeliveryQueue } from './delivery-queue';
 import { PendingReloader, ReloadSettings } from './pending-reloader';
 import { WebhookFanOut } from './webhook-fan-out';
 import { webhookSecretKey } from './webhook-secret-key';
+import { backoffDelay } from '@cds/backoff';
 
 /** The streams whose events become webhook deliveries. */
 export const DISPATCH_SOURCE_TOPICS: Topic[] = ['decisions', 'guardrails', 'jobs'];
@@ -108,7 +109,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   /** Wait until the read models hold everything the log has on the dispatcher's state. */
   private async catchUp(): Promise<void> {
-    for (let delay = 500; !this.stopping; delay = Math.min(delay * 2, 10_000)) {
+    for (let retry = 0; !this.stopping; retry++) {
+      const delay = backoffDelay(retry, { baseMs: 500, maxMs: 10_000 });
       try {
         const positions: LogPosition[] = [];
         for (const topic of STATE_TOPICS) {
