@@ -195,6 +195,52 @@ describe('moderator console (GET /console, in Chromium)', () => {
     expect(await delivery.first().innerText()).toMatch(/decision\.created\s+test\s+succeeded\s+200/);
   });
 
+  it('pages the decisions by keyset: Next shows every decision once, in order; Prev returns to the same rows', async () => {
+    const items = Array.from({ length: 60 }, (_, i) => ({ id: `p${i}`, content: `${BEACH}, postcard ${i}` }));
+    expect((await api.post('/v1/batch/check', { policyId: 'default', items })).status).toBe(200);
+    const all: { decisionId: string; timestamp: string }[] = (await api.get('/v1/decisions?limit=1000')).body.decisions;
+    expect(all).toHaveLength(65);
+
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    const shownIds = () =>
+      rows()
+        .locator('td:first-child a')
+        .evaluateAll((links) => links.map((a) => decodeURIComponent(a.getAttribute('href')!.split('/').pop()!)));
+    /** Click `button` and return the list request it made (its query) once `range` shows. */
+    const turn = async (button: string, range: string) => {
+      const [request] = await Promise.all([
+        page.waitForRequest((r) => r.url().includes('/v1/decisions?')),
+        pager.getByRole('button', { name: button }).click(),
+      ]);
+      await pager.getByText(range, { exact: true }).waitFor();
+      return new URL(request.url()).searchParams;
+    };
+
+    await page.goto(`${svc.baseUrl}/console#/decisions?limit=25`);
+    await pager.getByText('Rows 1–25', { exact: true }).waitFor();
+    const first = await shownIds();
+    expect(await pager.getByRole('button', { name: '← Prev' }).isDisabled()).toBe(true);
+
+    // Page 2 starts at the oldest timestamp of page 1, past the rows of page 1 at it.
+    const boundary = all[24].timestamp;
+    const second = await turn('Next →', 'Rows 26–50');
+    expect({ to: second.get('to'), offset: second.get('offset') }).toEqual({
+      to: boundary,
+      offset: String(all.slice(0, 25).filter((d) => d.timestamp === boundary).length),
+    });
+    const secondIds = await shownIds();
+    await turn('Next →', 'Rows 51–65');
+    const thirdIds = await shownIds();
+    expect(await pager.getByRole('button', { name: 'Next →' }).isDisabled()).toBe(true);
+    expect([...first, ...secondIds, ...thirdIds]).toEqual(all.map((d) => d.decisionId));
+
+    await turn('← Prev', 'Rows 26–50');
+    expect(await shownIds()).toEqual(secondIds);
+    await turn('← Prev', 'Rows 1–25');
+    expect(await shownIds()).toEqual(first);
+    expect(await pager.getByRole('button', { name: '← Prev' }).isDisabled()).toBe(true);
+  });
+
   it('signs out, clearing the key; a key refused later ends the session', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
