@@ -32,5 +32,11 @@ const server = http.createServer((req, res) => {
   });
   req.pipe(up);
 });
+// Idle keep-alive connections live as long as on the api itself (fastify: 72 s). With
+// Node's default 5 s, a test that blocks its own event loop for a few seconds (building a
+// 50 MB body) keeps its client from retiring an idle socket in time (undici retires them
+// 1 s before the server's hint), reuses one the proxy has just closed, and gets ECONNRESET.
+server.keepAliveTimeout = 72_000;
+server.headersTimeout = 75_000;
 server.listen(listen, '127.0.0.1', () => process.stdout.write(JSON.stringify({ port: server.address().port }) + '\n'));
 process.on('SIGTERM', () => process.exit(0));
