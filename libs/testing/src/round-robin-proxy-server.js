@@ -16,6 +16,10 @@ const server = http.createServer((req, res) => {
   let answered = false;
   const up = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent }, (upRes) => {
     answered = true;
+    // Answered before the client finished sending (a 413): the connection to the client
+    // closes after the answer, as a load balancer does, instead of being reused while
+    // the rest of the body may still be in flight.
+    if (!req.complete) res.shouldKeepAlive = false;
     res.writeHead(upRes.statusCode || 502, upRes.statusMessage, upRes.rawHeaders);
     upRes.pipe(res);
     upRes.once('error', drop);
@@ -29,6 +33,10 @@ const server = http.createServer((req, res) => {
     if (!answered) return drop();
     req.unpipe(up);
     req.resume();
+  });
+  // A client that goes away mid-request takes the upstream request with it.
+  req.once('close', () => {
+    if (!req.complete) up.destroy();
   });
   req.pipe(up);
 });
