@@ -7,6 +7,11 @@ import { CONSOLE_LOGGER, KafkaEventLogLogger, KafkaEventLogOptions, KafkaSetting
 import { KafkaNaming } from './kafka-naming';
 import { KafkaRecordCodec } from './kafka-record-codec';
 import { forgetGroup, KafkaSubscription } from './kafka-subscription';
+import { backoffDelay } from '@cds/backoff';
+
+/** Retries of a retriable offsets answer (beyond kafkajs's own), ~3 s in all. */
+const OFFSET_RETRIES = 5;
+const OFFSET_BACKOFF = { baseMs: 100, maxMs: 1_000 };
 
 /**
  * The event log on Apache Kafka (kafkajs).
@@ -116,7 +121,7 @@ export class KafkaEventLog implements EventLog {
 
   private async lowOffset(topic: Topic, partition: number): Promise<number> {
     await this.connect();
-    const offsets = await this.connection.admin().fetchTopicOffsets(this.naming.topicName(topic));
+    const offsets = await this.topicOffsets(topic);
     const p = offsets.find((x) => x.partition === partition);
     if (!p) throw new RangeError(`partition ${partition} does not exist in ${this.naming.topicName(topic)}`);
     return Number(p.low);
@@ -125,8 +130,22 @@ export class KafkaEventLog implements EventLog {
   async endOffsets(topic: Topic): Promise<Map<number, number>> {
     if (!TOPICS.includes(topic)) throw new TypeError(`unknown topic ${topic}`);
     await this.connect();
-    const offsets = await this.connection.admin().fetchTopicOffsets(this.naming.topicName(topic));
+    const offsets = await this.topicOffsets(topic);
     return new Map(offsets.map((p) => [p.partition, Number(p.high)]));
+  }
+
+  /** The offsets of a topic's partitions. A broker that has just taken a partition's
+   * leadership (topics just created, a restart) answers NOT_LEADER_FOR_PARTITION for a
+   * moment: such retriable answers are asked again, a few times, briefly. */
+  private async topicOffsets(topic: Topic) {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await this.connection.admin().fetchTopicOffsets(this.naming.topicName(topic));
+      } catch (err) {
+        if (retry >= OFFSET_RETRIES || !leaderMoving(err)) throw err;
+        await new Promise((r) => setTimeout(r, backoffDelay(retry, OFFSET_BACKOFF)));
+      }
+    }
   }
 
   /** Connected, and the broker answers a metadata request within 3 s. */
@@ -172,4 +191,11 @@ export class KafkaEventLog implements EventLog {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     await this.connection.disconnect();
   }
+}
+
+/** The broker answered, but is not (yet) the partition's leader: retriable in a moment.
+ * A broker that cannot be reached is not retried here (callers have their own loops). */
+function leaderMoving(err: unknown): boolean {
+  const e = err as { name?: string; type?: string; retriable?: boolean };
+  return e.name === 'KafkaJSProtocolError' && e.retriable === true && /LEADER/.test(e.type ?? '');
 }
