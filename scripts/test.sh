@@ -20,6 +20,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 INFRA=scripts/infra/infra.sh
 t0=$(date +%s)
+# Each jest tier writes its JSON results here; the totals are printed last.
+REPORTS=.tmp/test-reports
+rm -rf "$REPORTS" && mkdir -p "$REPORTS"
 
 # Read the whole status first: `status` exits 1 when either server is down, and grep -q
 # closing the pipe early would kill it, which pipefail would count against the server.
@@ -36,13 +39,20 @@ cleanup() {
   fi
   for s in "${started[@]}"; do "$INFRA" stop "$s" || true; done
   echo "[test] finished in $(( $(date +%s) - t0 )) s (exit $rc)"
+  # The closing line CI reads: every jest tier's tests added up (a tier that did not run
+  # adds nothing; a run cut short by a failure still says how far it got).
+  node scripts/test-summary.js "$REPORTS" | tee "$REPORTS/summary.txt"
   exit $rc
 }
 trap cleanup EXIT
 "$INFRA" start
 eval "export $("$INFRA" env | tr '\n' ' ')"
 
-JEST=(node_modules/.bin/jest --runInBand)
+tier=0
+jest_tier() {
+  tier=$((tier + 1))
+  node_modules/.bin/jest --runInBand --json --outputFile="$REPORTS/jest-$tier.json" "$@"
+}
 
 step() { echo; echo "[test] $1 ($(( $(date +%s) - t0 )) s)"; }
 step "typecheck (every source, specs included), lint and format (Prettier)"
@@ -50,11 +60,11 @@ npm run --silent typecheck
 npm run --silent lint
 npm run --silent format:check
 step "unit, integration, kafka, elasticsearch, kafka-fault, e2e (fastify, embedded)"
-"${JEST[@]}" --selectProjects unit integration kafka elasticsearch kafka-fault e2e
+jest_tier --selectProjects unit integration kafka elasticsearch kafka-fault e2e
 step "e2e (express, embedded)"
-E2E_HTTP_ADAPTER=express "${JEST[@]}" --selectProjects e2e
+E2E_HTTP_ADAPTER=express jest_tier --selectProjects e2e
 step "API contract: schemathesis against GET /v1/openapi.json (fastify, express)"
 scripts/api-contract.sh fastify
 scripts/api-contract.sh express
 step "e2e + fault tests (fastify, distributed: Kafka + Elasticsearch, 2 api replicas)"
-E2E_MODE=distributed "${JEST[@]}" --selectProjects e2e distributed
+E2E_MODE=distributed jest_tier --selectProjects e2e distributed
