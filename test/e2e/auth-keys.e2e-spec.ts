@@ -54,6 +54,26 @@ describe('authentication, scopes, keys and tenants', () => {
     expect((await admin.delete('/v1/keys/00000000-0000-0000-0000-000000000000')).status).toBe(404);
   });
 
+  it('a key revoked through one api replica is refused by every replica at once, and a new key works on every one', async () => {
+    // distributed: each replica directly (no proxy between); embedded: the one process
+    const replicas = svc.topology ? svc.topology.apis.map((a) => `http://127.0.0.1:${a.port}`) : [svc.baseUrl];
+    for (let round = 0; round < 5; round++) {
+      const [writer, ...others] = replicas.map((url) => new ApiClient(url, svc.adminKey));
+      const created = await writer.post('/v1/keys', { name: `roaming-${round}`, scopes: ['policies'] });
+      expect(created.status).toBe(201);
+      // created on the first replica: the others know it from their very next request
+      for (const r of [...others, writer]) expect((await r.withKey(created.body.key).get('/v1/policies')).status).toBe(200);
+      const revoked = await writer.delete(`/v1/keys/${created.body.id}`);
+      expect(revoked.status).toBe(200);
+      for (const r of [...others, writer]) {
+        const refused = await r.withKey(created.body.key).get('/v1/policies');
+        expect(refused.status).toBe(401);
+        expect(refused.body.code).toBe('INVALID_API_KEY');
+      }
+      replicas.push(replicas.shift()!);
+    }
+  });
+
   it('validates key requests with 422', async () => {
     for (const body of [
       { name: 'x', scopes: ['nope'] },

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '@cds/errors';
 import { ParsedPolicy, parsePolicyYaml } from '@cds/policy';
-import { READ_MODELS, ReadModels, PolicyDoc } from '@cds/read-models';
+import { LogEnds, LogVersionedCache, READ_MODELS, ReadModels, PolicyDoc } from '@cds/read-models';
 import { BUILTIN_POLICIES } from './builtin-policies';
 
 export interface ResolvedPolicy {
@@ -21,10 +21,18 @@ export class PolicyCatalog {
   private readonly parsed = new Map<string, ParsedPolicy>();
   private readonly builtins = new Map<string, ParsedPolicy>(Object.entries(BUILTIN_POLICIES).map(([id, yaml]) => [id, parsePolicyYaml(yaml)]));
 
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
+  /** Stored policies kept while the policies topic does not move (a save anywhere retires them). */
+  private readonly docs: LogVersionedCache<PolicyDoc>;
+
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    ends: LogEnds,
+  ) {
+    this.docs = new LogVersionedCache(ends, 'policies');
+  }
 
   async resolve(tenantId: string, policyId: string): Promise<ResolvedPolicy> {
-    const doc = await this.readModels.getPolicy(tenantId, policyId);
+    const doc = await this.docs.get(`${tenantId}\u0000${policyId}`, () => this.readModels.getPolicy(tenantId, policyId));
     if (doc) return { policyId, version: doc.version, builtIn: false, parsed: this.parse(doc), doc };
     const builtin = this.builtins.get(policyId);
     if (builtin) return { policyId, version: 0, builtIn: true, parsed: builtin, doc: null };

@@ -27,3 +27,5 @@ export type { ElasticsearchReadModelsOptions } from './elasticsearch/elasticsear
 export { openElasticsearchWithRetry } from './elasticsearch/open-with-retry';
 export { deferredReadModels } from './elasticsearch/deferred-read-models';
 export { liftBatch } from './lift-batch';
+export { consistentReadModels, CoalescedEnds, LogEnds, QUERY_TOPICS } from './consistent-reads';
+export { LogVersionedCache } from './log-versioned-cache';

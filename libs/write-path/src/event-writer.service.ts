@@ -3,13 +3,12 @@ import { Metrics } from '@cds/metrics';
 import { currentRequestId } from '@cds/logging';
 import { EventEnvelope, Topic, validateEvent } from '@cds/events';
 import { EVENT_LOG, EventLog, EventLogAppendError, LogPosition } from '@cds/event-log';
-import { READ_MODELS, ReadModels } from '@cds/read-models';
-import { AppConfig } from '@cds/config';
 import { DomainError } from '@cds/errors';
 
 /**
- * The write path of every endpoint: validate, append durably, then wait (bounded)
- * until the projection has caught up, so the client's next read sees its write.
+ * The write path of every endpoint: validate, append durably, answer. It does not wait
+ * for the projection: the client's next read sees its write because every query waits
+ * until the read models hold the log up to its end (consistentReadModels).
  */
 @Injectable()
 export class EventWriter {
@@ -17,8 +16,6 @@ export class EventWriter {
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
-    @Inject(READ_MODELS) private readonly readModels: ReadModels,
-    private readonly config: AppConfig,
     @Optional() private readonly metrics?: Metrics,
   ) {}
 
@@ -48,9 +45,6 @@ export class EventWriter {
       );
     }
     if (this.metrics) countDecisions(this.metrics, events);
-    const caughtUp = await this.readModels.waitFor(positions, this.config.PROJECTION_WAIT_MS);
-    if (!caughtUp)
-      this.logger.warn(`projection of ${topic} did not reach ${positions.map((p) => p.offset).join(',')} within ${this.config.PROJECTION_WAIT_MS} ms`);
     return positions;
   }
 }

@@ -14,7 +14,7 @@ import {
 } from '@cds/auth';
 import { AppConfig } from '@cds/config';
 import { DomainError } from '@cds/errors';
-import { READ_MODELS, ReadModels } from '@cds/read-models';
+import { KeyDoc, LogEnds, LogVersionedCache, READ_MODELS, ReadModels } from '@cds/read-models';
 import { AdminKey } from './admin-key';
 
 /**
@@ -26,14 +26,21 @@ import { AdminKey } from './admin-key';
 export class KeyResolver {
   private readonly adminHash: string;
   readonly sessionSecret: string;
+  /** Keys by hash and by (tenant, id), kept while the keys topic does not move: a key
+   * created or revoked on any replica retires them all on the next request. */
+  private readonly byHash: LogVersionedCache<KeyDoc>;
+  private readonly byId: LogVersionedCache<KeyDoc>;
 
   constructor(
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     admin: AdminKey,
     config: AppConfig,
+    ends: LogEnds,
   ) {
     this.adminHash = hashApiKey(admin.key);
     this.sessionSecret = config.SESSION_TOKEN_SECRET ?? deriveSessionSecret(admin.key);
+    this.byHash = new LogVersionedCache(ends, 'keys');
+    this.byId = new LogVersionedCache(ends, 'keys');
   }
 
   /** null for an unknown or revoked key; a session token that fails throws a 401 naming why. */
@@ -43,7 +50,7 @@ export class KeyResolver {
     if (sameHash(hash, this.adminHash)) {
       return { keyId: ADMIN_KEY_ID, tenantId: DEFAULT_TENANT, scopes: SCOPES, bootstrap: true };
     }
-    const doc = await this.readModels.findKeyByHash(hash);
+    const doc = await this.byHash.get(hash, () => this.readModels.findKeyByHash(hash));
     if (!doc || doc.revokedAt) return null;
     return { keyId: doc.keyId, tenantId: doc.tenantId, scopes: doc.scopes.filter(isScope), bootstrap: false };
   }
@@ -57,7 +64,7 @@ export class KeyResolver {
       throw invalidSession(err.reason === 'expired' ? 'Session token expired' : 'Invalid session token', err.message);
     }
     if (claims.keyId !== ADMIN_KEY_ID) {
-      const key = await this.readModels.getKey(claims.tenantId, claims.keyId);
+      const key = await this.byId.get(`${claims.tenantId}\u0000${claims.keyId}`, () => this.readModels.getKey(claims.tenantId, claims.keyId));
       if (!key || key.revokedAt || !key.scopes.includes('guardrails')) {
         throw invalidSession('Invalid session token', 'the API key that minted this token is revoked or no longer has the guardrails scope');
       }

@@ -1,0 +1,43 @@
+import type { Topic } from '@cds/events';
+import type { LogEnds } from './consistent-reads';
+
+/**
+ * Read-model answers kept in memory while a topic's log does not move: an entry is
+ * served only while the topic's end is the one it was read at, so the first append to
+ * the topic (a key revoked, a policy saved, on any replica) retires every entry at once.
+ * Asking the end costs nothing on the file log and one coalesced ListOffsets on Kafka,
+ * instead of a query and a wait for the projection.
+ *
+ * Only found values are kept (an unknown key sent again is looked up again), at most
+ * `maxEntries` of them. A log that cannot tell its end is not trusted: the value is loaded.
+ */
+export class LogVersionedCache<V> {
+  private readonly entries = new Map<string, { version: string; value: V }>();
+
+  constructor(
+    private readonly ends: LogEnds,
+    private readonly topic: Topic,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
+    let version: string;
+    try {
+      version = await this.ends.version(this.topic);
+    } catch {
+      return load();
+    }
+    const hit = this.entries.get(key);
+    if (hit && hit.version === version) return hit.value;
+    // `load` reads at or after `version` (its query waits for the log's end): kept under
+    // the older version, the entry is read again after any append, never served stale.
+    const value = await load();
+    if (value === null) {
+      this.entries.delete(key);
+      return null;
+    }
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, { version, value });
+    return value;
+  }
+}
