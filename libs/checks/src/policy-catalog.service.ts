@@ -21,14 +21,15 @@ export class PolicyCatalog {
   private readonly parsed = new Map<string, ParsedPolicy>();
   private readonly builtins = new Map<string, ParsedPolicy>(Object.entries(BUILTIN_POLICIES).map(([id, yaml]) => [id, parsePolicyYaml(yaml)]));
 
-  /** Stored policies kept while the policies topic does not move (a save anywhere retires them). */
+  /** Stored policies (and the absence of one: a built-in id) kept while the policies topic
+   * does not move (a save anywhere retires them). */
   private readonly docs: LogVersionedCache<PolicyDoc>;
 
   constructor(
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     ends: LogEnds,
   ) {
-    this.docs = new LogVersionedCache(ends, 'policies');
+    this.docs = new LogVersionedCache(ends, 'policies', { keepMisses: true });
   }
 
   async resolve(tenantId: string, policyId: string): Promise<ResolvedPolicy> {

@@ -8,7 +8,8 @@ function setup() {
   let loads = 0;
   const load = (k: string) => async () => (loads++, store.get(k) ?? null);
   return {
-    cache: new LogVersionedCache<string>(ends, 'keys', 2),
+    cache: new LogVersionedCache<string>(ends, 'keys', { maxEntries: 2 }),
+    misses: new LogVersionedCache<string>(ends, 'keys', { keepMisses: true }),
     load,
     store,
     append: () => (end += 1),
@@ -38,6 +39,16 @@ describe('LogVersionedCache', () => {
     await expect(t.cache.get('nope', t.load('nope'))).resolves.toBeNull();
     await expect(t.cache.get('nope', t.load('nope'))).resolves.toBeNull();
     expect(t.loads()).toBe(2);
+  });
+
+  it('keeps a miss when asked to, until the topic moves', async () => {
+    const t = setup();
+    await expect(t.misses.get('later', t.load('later'))).resolves.toBeNull();
+    await expect(t.misses.get('later', t.load('later'))).resolves.toBeNull();
+    expect(t.loads()).toBe(1);
+    t.store.set('later', 'saved');
+    t.append();
+    await expect(t.misses.get('later', t.load('later'))).resolves.toBe('saved');
   });
 
   it('holds at most maxEntries values', async () => {

@@ -8,17 +8,24 @@ import type { LogEnds } from './consistent-reads';
  * Asking the end costs nothing on the file log and one coalesced ListOffsets on Kafka,
  * instead of a query and a wait for the projection.
  *
- * Only found values are kept (an unknown key sent again is looked up again), at most
- * `maxEntries` of them. A log that cannot tell its end is not trusted: the value is loaded.
+ * At most `maxEntries` answers are kept. A miss (null) is kept only with `keepMisses`:
+ * a built-in policy id is asked for on every check, while unknown API keys, which anyone
+ * can send, are looked up each time. A log that cannot tell its end is not trusted: the
+ * value is loaded.
  */
 export class LogVersionedCache<V> {
-  private readonly entries = new Map<string, { version: string; value: V }>();
+  private readonly entries = new Map<string, { version: string; value: V | null }>();
+  private readonly maxEntries: number;
+  private readonly keepMisses: boolean;
 
   constructor(
     private readonly ends: LogEnds,
     private readonly topic: Topic,
-    private readonly maxEntries = 10_000,
-  ) {}
+    o: { maxEntries?: number; keepMisses?: boolean } = {},
+  ) {
+    this.maxEntries = o.maxEntries ?? 10_000;
+    this.keepMisses = o.keepMisses ?? false;
+  }
 
   async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
     let version: string;
@@ -32,7 +39,7 @@ export class LogVersionedCache<V> {
     // `load` reads at or after `version` (its query waits for the log's end): kept under
     // the older version, the entry is read again after any append, never served stale.
     const value = await load();
-    if (value === null) {
+    if (value === null && !this.keepMisses) {
       this.entries.delete(key);
       return null;
     }
