@@ -56,6 +56,8 @@ export class JsonLogger implements LoggerService {
   }
 
   private write(level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal', message: unknown, params: unknown[]): void {
+    // the access line of every request is a debug line: below the level, build nothing
+    if (!this.pino.isLevelEnabled(level)) return;
     // Nest passes (message, context) or, for errors, (message, stack, context).
     const context = params.length > 0 && typeof params[params.length - 1] === 'string' ? (params[params.length - 1] as string) : undefined;
     const stack = level === 'error' && params.length > 1 && typeof params[0] === 'string' ? (params[0] as string) : undefined;
