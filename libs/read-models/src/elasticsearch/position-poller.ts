@@ -22,6 +22,10 @@ const keyOf = (p: Partition) => `${p.topic}:${p.partition}`;
 export class PositionPoller {
   private readonly pending = new Set<Pending>();
   private running = false;
+  /** The highest next offset seen stored per partition: stored positions only grow (a
+   * promoted generation was caught up past the one it replaces), so what was seen applied
+   * stays applied and a later wait for it polls nothing. */
+  private readonly seen = new Map<string, number>();
 
   constructor(
     /** Next offset to apply per `topic:partition` (absent: nothing applied). */
@@ -32,7 +36,7 @@ export class PositionPoller {
   ) {}
 
   waitFor(positions: LogPosition[], timeoutMs: number): Promise<boolean> {
-    if (this.appliedLocally(positions)) return Promise.resolve(true);
+    if (this.appliedLocally(positions) || this.seenApplied(positions)) return Promise.resolve(true);
     return new Promise((resolve) => {
       const p: Pending = { positions, resolve, timer: setTimeout(() => this.settle(p, false), timeoutMs) };
       this.pending.add(p);
@@ -41,6 +45,10 @@ export class PositionPoller {
         void this.run();
       }
     });
+  }
+
+  private seenApplied(positions: LogPosition[]): boolean {
+    return positions.every((x) => (this.seen.get(keyOf(x)) ?? 0) > x.offset);
   }
 
   /** Re-check the waiters against this process's own knowledge, which just grew. */
@@ -65,8 +73,9 @@ export class PositionPoller {
         for (const p of this.pending) for (const x of p.positions) wanted.set(keyOf(x), { topic: x.topic, partition: x.partition });
         try {
           const next = await this.readNext([...wanted.values()]);
+          for (const [k, n] of next) if (n > (this.seen.get(k) ?? 0)) this.seen.set(k, n);
           for (const p of [...this.pending]) {
-            if (p.positions.every((x) => (next.get(keyOf(x)) ?? 0) > x.offset) || this.appliedLocally(p.positions)) this.settle(p, true);
+            if (this.seenApplied(p.positions) || this.appliedLocally(p.positions)) this.settle(p, true);
           }
         } catch {
           // Node away or slow: keep polling; every waiter ends at its own timeout.
