@@ -87,12 +87,71 @@ describe('video: POST /v1/video/check and /upload, status, result, evidence', ()
       const d = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
       expect(d).toMatchObject({ contentType: 'video', content: url, action: 'allow' });
       expect(d.parts).toHaveLength(3);
+      const listed = (await api.get('/v1/decisions?policyId=default&limit=1000')).body.decisions;
+      expect(listed.filter((x: any) => x.decisionId === r.body.decisionId)).toEqual([
+        expect.objectContaining({ contentType: 'video', content: url, action: 'allow', policyId: 'default' }),
+      ]);
       const replay = await api.post(`/v1/decisions/${r.body.decisionId}/replay`, { policyId: 'always' });
       expect(replay.body).toMatchObject({ action: 'block', replayed: true });
 
       const got = await receiver.next(receiver.ofType('moderation.completed', r.body.decisionId));
       expect(got.verified).toBe(true);
       expect(got.body.data).toMatchObject({ id: r.body.decisionId, contentType: 'video', status: 'completed', action: 'allow', framesProcessed: 3 });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('answers the result with 202 and the progress while the video is processing, then 200 with the result', async () => {
+    const held = media.hold('/held.mp4', fs.readFileSync(clips.safe), 'video/mp4');
+    const r = await api.post('/v1/video/check', { videoUrl: held.url, policyId: 'default', extractionStrategy: { frameInterval: 2, maxFrames: 10 } });
+    expect(r.status).toBe(202);
+    const id = r.body.decisionId;
+    let processing: { status: number; body: any };
+    try {
+      // The worker is downloading the video and gets its second half only once released:
+      // the job cannot finish before.
+      await held.requested;
+      processing = await api.get(`/v1/video/result/${id}`);
+    } finally {
+      held.release();
+    }
+    expect(processing.status).toBe(202);
+    expect(processing.body).toEqual({
+      decisionId: id,
+      status: 'processing',
+      progress: { framesProcessed: 0, framesTotal: 10, percentComplete: 0 },
+      estimatedCompletion: expect.any(String),
+    });
+    expect(Date.parse(processing.body.estimatedCompletion)).not.toBeNaN();
+
+    expect((await finished(id)).status).toBe('completed');
+    const done = await api.get(`/v1/video/result/${id}`);
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ decisionId: id, status: 'completed', action: 'allow', framesProcessed: 3 });
+  });
+
+  it('a video URL that fails sends a signed moderation.failed for the video to its webhookUrl', async () => {
+    const receiver = await TestReceiver.start('/video-failed');
+    try {
+      const url = media.serve('/random.mp4', fs.readFileSync(clips.random), 'video/mp4');
+      const r = await api.post('/v1/video/check', { videoUrl: url, policyId: 'default', webhookUrl: receiver.url });
+      expect(r.status).toBe(202);
+      receiver.secret = r.body.webhookSecret;
+      const id = r.body.decisionId;
+      expect(await finished(id)).toMatchObject({ status: 'failed', error: { code: 'INVALID_VIDEO' } });
+
+      const got = await receiver.next(receiver.ofType('moderation.failed', id));
+      expect(got.verified).toBe(true);
+      expect(got.body.data).toEqual({
+        id,
+        decisionId: id,
+        contentType: 'video',
+        status: 'failed',
+        policyId: 'default',
+        error: { code: 'INVALID_VIDEO', message: expect.any(String), details: expect.any(String) },
+      });
+      expect(receiver.received.filter(receiver.ofType('moderation.completed', id))).toEqual([]);
     } finally {
       await receiver.close();
     }
@@ -153,6 +212,7 @@ describe('video: POST /v1/video/check and /upload, status, result, evidence', ()
       ['no file', up(null), 422, 'VALIDATION_ERROR'],
       ['unknown policy', up(fs.readFileSync(clips.safe), { policyId: 'nope' }), 404, 'POLICY_NOT_FOUND'],
       ['bad strategy', up(fs.readFileSync(clips.safe), { maxFrames: '100000' }), 422, 'VALIDATION_ERROR'],
+      ['huge frame', up(fs.readFileSync(clips.hugeFrame)), 422, 'VIDEO_TOO_LARGE'],
     ];
     for (const [name, pending, status, code] of cases) {
       const r = await pending;
@@ -184,6 +244,17 @@ describe('video: POST /v1/video/check and /upload, status, result, evidence', ()
     expect(await finished(trickle.body.decisionId)).toMatchObject({
       status: 'failed',
       error: { code: 'MEDIA_FETCH_FAILED', details: expect.stringMatching(/timed out/) },
+    });
+
+    const longUrl = media.serve('/long.mp4', fs.readFileSync(clips.safe), 'video/mp4');
+    const tooLong = await api.post('/v1/video/check', { videoUrl: longUrl, policyId: 'default', maxDurationSeconds: 2 });
+    expect(tooLong.status).toBe(202);
+    expect(await finished(tooLong.body.decisionId)).toMatchObject({ status: 'failed', error: { code: 'VIDEO_TOO_LONG' } });
+    const tooLongResult = await api.get(`/v1/video/result/${tooLong.body.decisionId}`);
+    expect(tooLongResult.status).toBe(200);
+    expect(tooLongResult.body).toMatchObject({
+      status: 'failed',
+      error: { code: 'VIDEO_TOO_LONG', details: expect.stringContaining('past maxDurationSeconds 2') },
     });
 
     const next = await uploadVideo(`${svc.baseUrl}/v1/video/upload`, svc.adminKey, fs.readFileSync(clips.safe), { policyId: 'default' });

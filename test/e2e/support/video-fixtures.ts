@@ -19,6 +19,8 @@ export interface Clips {
   /** A PNG renamed .mp4. */
   pngAsMp4: string;
   random: string;
+  /** One frame of 4800×4800 (23 Mpixels, past the default VIDEO_MAX_PIXELS of 4K). */
+  hugeFrame: string;
 }
 
 export async function makeClips(threatText: string): Promise<Clips> {
@@ -58,11 +60,35 @@ export async function makeClips(threatText: string): Promise<Clips> {
     'yuv420p',
     p('threat.mp4'),
   ]);
+  execFileSync('ffmpeg', [
+    ...FF,
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=gray:size=4800x4800:rate=1:duration=1',
+    '-frames:v',
+    '1',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    p('huge.mp4'),
+  ]);
   const safe = fs.readFileSync(p('safe.mp4'));
   fs.writeFileSync(p('truncated.mp4'), safe.subarray(0, Math.floor(safe.length / 2)));
   fs.writeFileSync(p('png.mp4'), card);
   fs.writeFileSync(p('random.mp4'), Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7919 + 13) % 256)));
-  return { dir, safe: p('safe.mp4'), threat: p('threat.mp4'), truncated: p('truncated.mp4'), pngAsMp4: p('png.mp4'), random: p('random.mp4') };
+  return {
+    dir,
+    safe: p('safe.mp4'),
+    threat: p('threat.mp4'),
+    truncated: p('truncated.mp4'),
+    pngAsMp4: p('png.mp4'),
+    random: p('random.mp4'),
+    hugeFrame: p('huge.mp4'),
+  };
 }
 
 /** POST a multipart form (fields, and the video file) to `url`. */
