@@ -95,6 +95,35 @@ export async function decisionsInLog(prefix: string, brokers = infraEnv().KAFKA_
   }
 }
 
+/** The `video.progress` checkpoints of one video on a deployment's `jobs` topic, in log
+ * order (a video's events share its key, so one partition holds them all). */
+export async function videoCheckpointsInLog(
+  prefix: string,
+  decisionId: string,
+  brokers = infraEnv().KAFKA_BROKERS,
+): Promise<{ framesProcessed: number; frames: unknown[] }[]> {
+  const quiet = { log: () => undefined, warn: () => undefined, error: () => undefined };
+  const log = await KafkaEventLog.open({ brokers: brokers.split(','), clientId: 'fault-test-reader', topicPrefix: prefix, logger: quiet });
+  try {
+    const checkpoints: { framesProcessed: number; frames: unknown[] }[] = [];
+    for (const [partition, end] of await log.endOffsets('jobs')) {
+      for (let from = 0; from < end;) {
+        const batch = await log.read('jobs', partition, from, end - from);
+        if (batch.length === 0) break;
+        for (const s of batch) {
+          if (s.event.type !== 'video.progress') continue;
+          const data = s.event.data as { decisionId: string; framesProcessed: number; frames: unknown[] };
+          if (data.decisionId === decisionId) checkpoints.push({ framesProcessed: data.framesProcessed, frames: data.frames });
+        }
+        from = batch[batch.length - 1].offset + 1;
+      }
+    }
+    return checkpoints;
+  } finally {
+    await log.close();
+  }
+}
+
 /** Every decision the read models list for the key's tenant (all pages). */
 export async function listedDecisionIds(api: ApiClient): Promise<string[]> {
   const ids: string[] = [];

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { ApiClient, Topology } from '@cds/testing';
 import { TestReceiver } from '../e2e/webhook-test-receiver';
 import { MediaServer } from '../e2e/support/media-server';
-import { decisionsInLog, sleep, startTopology, waitUntil } from './distributed-support';
+import { decisionsInLog, sleep, startTopology, videoCheckpointsInLog, waitUntil } from './distributed-support';
 
 jest.setTimeout(300_000);
 
@@ -74,6 +74,17 @@ describe('distributed: worker SIGKILLed mid-video', () => {
     await topology.worker.stop('SIGKILL');
     const atKill = (await api.get(`/v1/video/status/${id}`)).body;
     expect(atKill.status).toBe('processing');
+    // What the dead worker recorded: its last checkpoint holds the frames it scored.
+    const beforeKill = await videoCheckpointsInLog(topology.options.prefix, id);
+    const recorded = beforeKill[beforeKill.length - 1];
+    expect(recorded.framesProcessed).toBeGreaterThanOrEqual(5);
+    expect(recorded.framesProcessed).toBeLessThan(60);
+    // The restarted worker resumes from the checkpoint the read models hold: let them reach it.
+    await waitUntil(
+      `the read models at the checkpoint of ${recorded.framesProcessed} frames`,
+      async () => (await api.get(`/v1/video/status/${id}`)).body?.progress?.framesProcessed === recorded.framesProcessed,
+      30_000,
+    );
     await topology.worker.start('/ready', 120_000);
 
     await waitUntil('the video completed', async () => (await api.get(`/v1/video/status/${id}`)).body?.status === 'completed', 180_000);
@@ -82,6 +93,15 @@ describe('distributed: worker SIGKILLed mid-video', () => {
     expect(result.results.map((f: any) => f.frameNumber)).toEqual(Array.from({ length: 60 }, (_, i) => i));
     expect(result.results.map((f: any) => f.timestamp)).toEqual(Array.from({ length: 60 }, (_, i) => i * 0.5));
     expect(atKill.progress.framesProcessed).toBeLessThan(60);
+
+    // Resumed, not restarted: every checkpoint of the restarted worker starts with the frames
+    // recorded before the kill, unchanged, and counts past them. A worker starting again
+    // from frame 0 would record a checkpoint of at most 5 frames (one every 5 frames or 2 s).
+    const afterKill = (await videoCheckpointsInLog(topology.options.prefix, id)).slice(beforeKill.length);
+    expect(afterKill.length).toBeGreaterThan(0);
+    expect(afterKill.map((c) => c.framesProcessed).filter((n) => n <= recorded.framesProcessed)).toEqual([]);
+    for (const c of afterKill) expect(c.frames.slice(0, recorded.framesProcessed)).toEqual(recorded.frames);
+    expect(afterKill[afterKill.length - 1].framesProcessed).toBe(60);
 
     const done = await receiver.next(receiver.ofType('moderation.completed', id), 60_000);
     expect(done.verified).toBe(true);
