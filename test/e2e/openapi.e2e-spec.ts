@@ -38,6 +38,7 @@ type Operation = {
   security?: unknown[];
   responses: Record<string, { content?: Record<string, { schema?: unknown }>; headers?: Record<string, unknown> }>;
   parameters?: { name: string; in: string }[];
+  requestBody?: { content: Record<string, { schema?: unknown }> };
 };
 
 describe('API description (GET /v1/openapi.json, /docs)', () => {
@@ -87,6 +88,23 @@ describe('API description (GET /v1/openapi.json, /docs)', () => {
     expect(check.required).toEqual(['content', 'policyId']);
     expect(check.properties.contentType.enum).toEqual(['text', 'image', 'video']);
     expect(check.properties.policyId.pattern).toBeDefined();
+    const upload = doc.paths['/v1/video/upload'].post.requestBody!.content['multipart/form-data'].schema as { required: string[]; properties: object };
+    expect(upload.required).toEqual(['video', 'policyId']);
+    expect(Object.keys(upload.properties).sort()).toEqual(
+      [
+        'video',
+        'policyId',
+        'webhookUrl',
+        'maxDurationSeconds',
+        'language',
+        'metadata',
+        'extractionStrategy',
+        'frameInterval',
+        'maxFrames',
+        'mode',
+        'stopOnBlock',
+      ].sort(),
+    );
     const list = doc.paths['/v1/decisions'].get.parameters!.map((p) => `${p.in}:${p.name}`);
     expect(list).toEqual(expect.arrayContaining(['query:limit', 'query:offset', 'query:action', 'query:policyId', 'query:category', 'query:q']));
     // The idempotency header once, optional, not Nest's own required copy.
