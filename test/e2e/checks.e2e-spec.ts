@@ -52,7 +52,7 @@ describe('POST /v1/check and /v1/check/dry-run', () => {
     expect(r.body.code).toBe('UNSUPPORTED_LANGUAGE');
   });
 
-  it('refuses video content with a clear 422 until it is supported, and an image that is not one', async () => {
+  it('refuses video content on /v1/check with a clear 422 (videos go to /v1/video/check or /upload), and an image that is not one', async () => {
     const video = await api.post('/v1/check', { content: 'aGVsbG8=', policyId: 'default', contentType: 'video' });
     expect(video.status).toBe(422);
     expect(video.body.code).toBe('UNSUPPORTED_CONTENT_TYPE');
