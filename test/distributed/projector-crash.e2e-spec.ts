@@ -10,8 +10,8 @@ describe('distributed: projector SIGKILLed mid-stream', () => {
   afterAll(() => topology?.stop());
 
   it('leaves no gap and no duplicate in the read models once restarted', async () => {
-    // Writes wait at most 1 s for their projection, so the load keeps flowing while
-    // the projector is down (they are acknowledged once the broker has them).
+    // Writes are acknowledged once the broker has them and never wait for the projector,
+    // so the load keeps flowing while it is down; a read waits at most 1 s for it.
     topology = await startTopology('projector-kill', { env: { PROJECTION_WAIT_MS: '1000' } });
     const api = new ApiClient(topology.baseUrl, topology.options.adminKey);
     const load = new CheckLoad(api);
