@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import { AppConfig } from '@cds/config';
 import { BLOB_STORE, BlobStore } from './blob-store.port';
 import { FsBlobStore } from './fs-blob-store.adapter';
+import { MediaSweeper } from './media-sweeper';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 /** Deletes media past MEDIA_RETENTION_DAYS, at start and hourly. Runs where the worker
@@ -21,15 +21,9 @@ export class MediaRetention implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     if (this.config.ROLE === 'api' || this.config.ROLE === 'projector') return;
-    const sweep = () => {
-      const cutoff = new Date(Date.now() - this.config.MEDIA_RETENTION_DAYS * DAY_MS);
-      this.blobs.sweep(cutoff).then(
-        (n) => n > 0 && this.logger.log(`deleted ${n} media files stored before ${cutoff.toISOString()}`),
-        (err: Error) => this.logger.error(`media retention sweep failed: ${err.message}`),
-      );
-    };
-    sweep();
-    this.timer = setInterval(sweep, SWEEP_EVERY_MS);
+    const sweeper = new MediaSweeper(this.blobs, this.config.MEDIA_RETENTION_DAYS, this.logger);
+    void sweeper.sweep();
+    this.timer = setInterval(() => void sweeper.sweep(), SWEEP_EVERY_MS);
     this.timer.unref();
   }
 
@@ -47,7 +41,11 @@ export class BlobStoreModule {
     return {
       module: BlobStoreModule,
       providers: [
-        { provide: BLOB_STORE, inject: [AppConfig], useFactory: (config: AppConfig) => new FsBlobStore(path.join(config.DATA_DIR, 'media')) },
+        {
+          provide: BLOB_STORE,
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) => new FsBlobStore(path.join(config.DATA_DIR, 'media'), config.MEDIA_RETENTION_DAYS),
+        },
         MediaRetention,
       ],
       exports: [BLOB_STORE],

@@ -38,6 +38,14 @@ export interface BlobStore {
   sweep(cutoff: Date): Promise<number>;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The oldest last-store time a blob kept for `days` may have at `now`: what was last
+ * stored before it is past retention (refused by get and pathOf, deleted by sweep). */
+export function retentionCutoff(days: number, now = Date.now()): Date {
+  return new Date(now - days * DAY_MS);
+}
+
 export function mediaRef(sha256: string): string {
   return `${MEDIA_REF_PREFIX}${sha256}`;
 }

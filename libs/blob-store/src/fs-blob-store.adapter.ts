@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, Stats } from 'node:fs';
 import * as path from 'node:path';
 import { DomainError } from '@cds/errors';
-import { BlobSource, BlobStore, isSha256, mediaRef, PutStreamOptions, StoredBlob } from './blob-store.port';
+import { BlobSource, BlobStore, isSha256, mediaRef, PutStreamOptions, retentionCutoff, StoredBlob } from './blob-store.port';
 
 /** Where streamed blobs are written until their hash is known: a shard-like folder of the
  * tenant, so a crashed write's leftover is swept like the others' (`*.tmp`). */
@@ -13,10 +13,15 @@ const STREAMING_DIR = 'tmp';
  * directory a hash of the tenant id, so a tenant name never shapes a path. Written to a
  * temporary file, fsync'd and renamed, so a reader never sees half a file and a blob a
  * decision names survives a crash. The file's mtime is its last store: retention counts
- * from there. In distributed mode the api replicas and the worker mount the same volume.
+ * from there: with `retentionDays`, a blob last stored longer ago is refused by get and
+ * pathOf even before a sweep deletes it. In distributed mode the api replicas and the
+ * worker mount the same volume.
  */
 export class FsBlobStore implements BlobStore {
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly retentionDays?: number,
+  ) {}
 
   async put(tenantId: string, bytes: Buffer): Promise<StoredBlob> {
     const sha256 = createHash('sha256').update(bytes).digest('hex');
@@ -83,7 +88,7 @@ export class FsBlobStore implements BlobStore {
     if (!isSha256(sha256)) return null;
     const file = this.fileOf(tenantId, sha256);
     try {
-      return (await fs.stat(file)).isFile() ? file : null;
+      return this.kept(await fs.stat(file)) ? file : null;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
@@ -91,10 +96,12 @@ export class FsBlobStore implements BlobStore {
   }
 
   async get(tenantId: string, sha256: string): Promise<Buffer | null> {
-    if (!isSha256(sha256)) return null;
+    const file = await this.pathOf(tenantId, sha256);
+    if (!file) return null;
     try {
-      return await fs.readFile(this.fileOf(tenantId, sha256));
+      return await fs.readFile(file);
     } catch (err) {
+      // swept between the stat and the read
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
@@ -117,6 +124,11 @@ export class FsBlobStore implements BlobStore {
       }
     }
     return removed;
+  }
+
+  /** A file, not past retention (not yet swept, but no longer to be served). */
+  private kept(stat: Stats): boolean {
+    return stat.isFile() && (this.retentionDays === undefined || stat.mtime >= retentionCutoff(this.retentionDays));
   }
 
   private fileOf(tenantId: string, sha256: string): string {
