@@ -1,10 +1,13 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import sharp from 'sharp';
 import { OcrTimeoutError, OcrUnavailableError } from './ocr.errors';
 import { REQUIRED_TESSERACT_PACKS } from './tesseract.args';
 import { probeTesseract, readTextInImage } from './tesseract.ocr';
 
-// Needs the tesseract binary with the eng and deu packs (Debian: tesseract-ocr,
-// tesseract-ocr-deu) and a font for the SVG text (Debian: fonts-dejavu-core).
+// Needs the tesseract binary with the packs of the 17 languages (Debian: tesseract-ocr and
+// tesseract-ocr-<pack> for each line of scripts/ocr-languages.txt, as .ci/run installs
+// them) and a font for the SVG text (Debian: fonts-dejavu-core).
 jest.setTimeout(30_000);
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -80,13 +83,25 @@ describe('readTextInImage (tesseract)', () => {
   });
 });
 
+/** The packs CI installs (.ci/run: tesseract-ocr-<line>). */
+const INSTALLED_BY_CI = fs
+  .readFileSync(path.resolve(__dirname, '../../../../scripts/ocr-languages.txt'), 'utf8')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter(Boolean);
+
 describe('probeTesseract', () => {
-  it('finds the binary, its version and which of the 17 packs are installed', async () => {
+  it('CI installs exactly the 17 packs the service asks for', () => {
+    expect(INSTALLED_BY_CI).toHaveLength(17);
+    expect([...INSTALLED_BY_CI].sort()).toEqual([...REQUIRED_TESSERACT_PACKS].sort());
+  });
+
+  it('finds the binary, its version and every one of the 17 packs installed', async () => {
     const probe = await probeTesseract();
     expect(probe.available).toBe(true);
     expect(probe.version).toMatch(/^\d+\.\d+/);
-    expect(probe.languages).toEqual(expect.arrayContaining(['eng', 'deu']));
-    expect([...probe.languages, ...probe.missing].sort()).toEqual([...REQUIRED_TESSERACT_PACKS].sort());
+    expect(probe.missing).toEqual([]);
+    expect([...probe.languages].sort()).toEqual([...INSTALLED_BY_CI].sort());
   });
 
   it('reports a missing binary as unavailable, every pack missing', async () => {
