@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiClient, expectErrorBody, RunningService, startService } from '@cds/testing';
-import { gifWithFrames, pngClaiming, SHARED_IMAGES, sharedImage, solid, textImage, zipBytes } from './support/image-fixtures';
+import { gifWithFrames, gradient, pngClaiming, SHARED_IMAGES, sharedImage, solid, textImage, zipBytes } from './support/image-fixtures';
 import * as fs from 'node:fs';
 import { MediaServer } from './support/media-server';
 import { makeClips } from './support/video-fixtures';
@@ -10,10 +10,13 @@ import { DeploymentLog, TestReceiver } from './webhook-test-receiver';
 const ALWAYS = 'name: Always\ncategories:\n  violence: { threshold: 0, action: flag }\n  sexual: { threshold: 0, action: block }\n';
 const THREAT = 'I will kill you tonight';
 const BENIGN = 'Have a lovely day at the beach';
+/** Harassment without a slur: the text model triggers harassment on it and nothing else. */
+const INSULT = 'You are a worthless idiot';
 
 const b64 = (b: Buffer) => b.toString('base64');
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const category = (body: any, name: string) => body.categories.find((c: any) => c.category === name);
+const triggered = (body: any) => body.categories.filter((c: any) => c.triggered).map((c: any) => c.category);
 
 describe('images: POST /v1/check (contentType image), batches, stored decisions', () => {
   let svc: RunningService;
@@ -63,6 +66,23 @@ describe('images: POST /v1/check (contentType image), batches, stored decisions'
 
     const benign = await api.post('/v1/check', { content: b64(await textImage(BENIGN, 'jpeg')), contentType: 'image', policyId: 'default' });
     expect(benign.body.action).toBe('allow');
+  });
+
+  it('allows a gradient and flags an insult drawn in an image as harassment, as the same words in text', async () => {
+    const smooth = await api.post('/v1/check', { content: b64(await gradient()), contentType: 'image', policyId: 'default' });
+    expect(smooth.status).toBe(200);
+    expect(smooth.body).toMatchObject({ action: 'allow', safe: true, flagged: false });
+    expect(triggered(smooth.body)).toEqual([]);
+
+    const asText = await api.post('/v1/check', { content: INSULT, policyId: 'default' });
+    expect({ action: asText.body.action, triggered: triggered(asText.body) }).toEqual({ action: 'flag', triggered: ['harassment'] });
+    const r = await api.post('/v1/check', { content: b64(await textImage(INSULT)), contentType: 'image', policyId: 'default' });
+    expect(r.status).toBe(200);
+    // The default policy flags harassment (it blocks only sexual and hate).
+    expect(r.body).toMatchObject({ action: 'flag', safe: false, flagged: true });
+    expect(triggered(r.body)).toEqual(['harassment']);
+    const stored = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
+    expect(stored.parts[0].ocrText.toLowerCase()).toContain('worthless idiot');
   });
 
   it('stores the decision with a media reference, serves the image back, replays and reproduces it without the bytes', async () => {

@@ -31,6 +31,22 @@ export function solid(r: number, g: number, b: number, size = 64): Promise<Buffe
     .toBuffer();
 }
 
+/** A smooth colour gradient (red across, green down, blue falling): no text, nothing but colour. */
+export function gradient(width = 320, height = 200): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = (y * width + x) * 3;
+      raw[at] = Math.round((255 * x) / (width - 1));
+      raw[at + 1] = Math.round((255 * y) / (height - 1));
+      raw[at + 2] = 255 - raw[at];
+    }
+  }
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
 /** Hostile files written byte by byte: libs/media's own test builders (a PNG whose header
  * claims 100 000 × 100 000 pixels, a GIF of thousands of 1-colour frames, a zip). */
 export { pngClaiming } from '../../../libs/media/test/handmade-images';
