@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApiClient, expectErrorBody, RunningService, startService } from '@cds/testing';
 import { gifWithFrames, gradient, pngClaiming, SHARED_IMAGES, sharedImage, solid, textImage, zipBytes } from './support/image-fixtures';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { MediaServer } from './support/media-server';
 import { makeClips } from './support/video-fixtures';
 import { DeploymentLog, TestReceiver } from './webhook-test-receiver';
@@ -17,6 +18,28 @@ const b64 = (b: Buffer) => b.toString('base64');
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const category = (body: any, name: string) => body.categories.find((c: any) => c.category === name);
 const triggered = (body: any) => body.categories.filter((c: any) => c.triggered).map((c: any) => c.category);
+
+/** The file of a stored blob under the deployment's DATA_DIR/media (content-addressed: its name is its sha256). */
+function blobFile(svc: RunningService, sha: string): string {
+  const media = path.join(svc.dataDir, 'media');
+  const hit = fs.readdirSync(media, { recursive: true, withFileTypes: true }).find((e) => e.isFile() && e.name === sha);
+  if (!hit) throw new Error(`no blob ${sha} under ${media}`);
+  return path.join(hit.parentPath ?? (hit as any).path, hit.name);
+}
+
+/** How many times the api processes ran the image model (a provider scoring the image modality). */
+async function imageScorings(svc: RunningService): Promise<number> {
+  const urls = svc.topology ? svc.topology.apis.map((a) => a.baseUrl) : [svc.baseUrl];
+  let n = 0;
+  for (const url of urls) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    for (const line of text.split('\n')) {
+      if (line.startsWith('cds_provider_request_duration_seconds_count{') && line.includes('modality="image"'))
+        n += Number(line.slice(line.lastIndexOf(' ') + 1));
+    }
+  }
+  return n;
+}
 
 describe('images: POST /v1/check (contentType image), batches, stored decisions', () => {
   let svc: RunningService;
@@ -117,6 +140,27 @@ describe('images: POST /v1/check (contentType image), batches, stored decisions'
 
     const listed = await api.get('/v1/decisions?userId=u-img');
     expect(listed.body.decisions.map((x: any) => x.decisionId)).toEqual([r.body.decisionId]);
+  });
+
+  it('replays an image decision whose media is gone, from its stored signals: no bytes read, no model run', async () => {
+    const png = await solid(77, 7, 177);
+    const r = await api.post('/v1/check', { content: b64(png), contentType: 'image', policyId: 'default' });
+    expect(r.body.action).toBe('allow');
+    fs.rmSync(blobFile(svc, sha256(png)));
+    expect((await api.get(`/v1/media/sha256/${sha256(png)}`)).body.code).toBe('MEDIA_NOT_FOUND');
+    // Checking the reference again needs the bytes: they are gone.
+    const recheck = await api.post('/v1/check', { content: `media:sha256:${sha256(png)}`, contentType: 'image', policyId: 'default' });
+    expect({ status: recheck.status, code: recheck.body.code }).toEqual({ status: 404, code: 'MEDIA_NOT_FOUND' });
+
+    const scorings = await imageScorings(svc);
+    const strict = await api.post(`/v1/decisions/${r.body.decisionId}/replay`, { policyId: 'always' });
+    expect(strict.status).toBe(200);
+    expect(strict.body).toMatchObject({ decisionId: r.body.decisionId, action: 'block', replayed: true, original: { action: 'allow' } });
+    const same = await api.post(`/v1/decisions/${r.body.decisionId}/replay`, { policyId: 'default' });
+    expect(same.body).toMatchObject({ action: 'allow', replayed: true });
+    expect(same.body.categories.map((c: any) => [c.category, c.triggered])).toEqual(r.body.categories.map((c: any) => [c.category, c.triggered]));
+    for (const [i, c] of same.body.categories.entries()) expect(c.score).toBeCloseTo(r.body.categories[i].score, 5);
+    expect(await imageScorings(svc)).toBe(scorings);
   });
 
   it('answers a repeated requestId with the first image decision', async () => {
