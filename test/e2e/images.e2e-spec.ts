@@ -346,6 +346,61 @@ describe('POST /v1/check/multimodal', () => {
     expect(curl).toContain(photoUrl);
   });
 
+  it('answers a repeated requestId (or Idempotency-Key) with the first decision: one decision stored, one event', async () => {
+    const body = {
+      text: 'same post twice',
+      images: [b64(await solid(12, 34, 56)), b64(await gradient())],
+      policyId: 'default',
+      context: { userId: 'mm-idem' },
+      requestId: 'mm-req-1',
+    };
+    const [a, b] = await Promise.all([1, 2].map(() => api.post('/v1/check/multimodal', body)));
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(b.body.decisionId).toBe(a.body.decisionId);
+    expect(b.body.results).toEqual(a.body.results);
+    const { requestId: _, ...unkeyed } = body;
+    const keyed = [1, 2].map(() => api.post('/v1/check/multimodal', unkeyed, { 'Idempotency-Key': 'mm-req-1' }));
+    for (const c of await Promise.all(keyed)) expect(c.body.decisionId).toBe(a.body.decisionId);
+
+    const listed = (await api.get('/v1/decisions?userId=mm-idem')).body.decisions;
+    expect(listed.map((d: any) => d.decisionId)).toEqual([a.body.decisionId]);
+    const log = await DeploymentLog.open(svc);
+    try {
+      const created = (await log.events('decisions')).filter((e) => e.type === 'decision.created' && (e.data as any).decisionId === a.body.decisionId);
+      expect(created).toHaveLength(1);
+    } finally {
+      await log.close();
+    }
+  });
+
+  it('delivers one decision.created (and one decision.flagged) webhook for a check of text and two images', async () => {
+    const receiver = await TestReceiver.start('/mm-hook');
+    try {
+      const hook = await api.post('/v1/webhooks', { url: receiver.url, events: ['decision.created', 'decision.flagged'] });
+      expect(hook.status).toBe(201);
+      receiver.secret = hook.body.secret;
+      const r = await api.post('/v1/check/multimodal', {
+        text: 'a post with two pictures',
+        images: [b64(await solid(1, 2, 3)), `data:image/png;base64,${b64(await textImage(THREAT))}`],
+        policyId: 'default',
+      });
+      expect(r.status).toBe(200);
+      expect(r.body.action).toBe('flag');
+      const got = await receiver.next(receiver.ofType('decision.created', r.body.decisionId));
+      expect(got.verified).toBe(true);
+      expect(got.body.data).toMatchObject({ id: r.body.decisionId, contentType: 'multimodal', action: 'flag' });
+      await receiver.next(receiver.ofType('decision.flagged', r.body.decisionId));
+      // A later decision reached the receiver: the dispatcher is past the multimodal one.
+      const later = await api.post('/v1/check', { content: 'after the multimodal post', policyId: 'default' });
+      await receiver.next(receiver.ofType('decision.created', later.body.decisionId));
+      const ofCheck = receiver.received.filter((x) => x.body?.data?.id === r.body.decisionId).map((x) => x.body.type);
+      expect(ofCheck.sort()).toEqual(['decision.created', 'decision.flagged']);
+      expect(receiver.received.filter(receiver.ofType('decision.created'))).toHaveLength(2);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('samples a video member in the request and answers it as a video result', async () => {
     const clips = await makeClips('hello');
     try {
