@@ -153,6 +153,7 @@ describe('images: POST /v1/check (contentType image), batches, stored decisions'
     expect({ status: recheck.status, code: recheck.body.code }).toEqual({ status: 404, code: 'MEDIA_NOT_FOUND' });
 
     const scorings = await imageScorings(svc);
+    expect(scorings).toBeGreaterThan(0); // the metric counts the check above
     const strict = await api.post(`/v1/decisions/${r.body.decisionId}/replay`, { policyId: 'always' });
     expect(strict.status).toBe(200);
     expect(strict.body).toMatchObject({ decisionId: r.body.decisionId, action: 'block', replayed: true, original: { action: 'allow' } });
