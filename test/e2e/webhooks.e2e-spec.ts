@@ -228,7 +228,9 @@ describe('webhooks: registration, signed deliveries, test events', () => {
         expect(files.some((f) => f.endsWith('.sqlite'))).toBe(true);
         for (const f of files) expect({ f, found: fs.readFileSync(f).includes(secret) }).toEqual({ f, found: false });
       } else {
-        // Every document of the deployment's indices (the webhook's among them).
+        // Every document of the deployment's indices (the webhook's among them), refreshed
+        // first: the projector leaves refreshing to the searches that need it.
+        expect((await fetch(`${infraEnv().ELASTICSEARCH_URL}/${prefixOf(svc.dataDir)}-*/_refresh`, { method: 'POST' })).status).toBe(200);
         const r = await fetch(`${infraEnv().ELASTICSEARCH_URL}/${prefixOf(svc.dataDir)}-*/_search?size=10000`, { method: 'POST' });
         expect(r.status).toBe(200);
         const text = await r.text();

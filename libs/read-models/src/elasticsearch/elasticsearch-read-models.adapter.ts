@@ -31,7 +31,7 @@ import {
   servedGeneration,
   swapAliases,
 } from './es-generations';
-import { aliasName, docId, DocType, indexName, newGenerationName } from './es-index-layout';
+import { aliasName, DOC_TYPES, docId, DocType, indexName, newGenerationName } from './es-index-layout';
 import { decisionSearch, guardrailCountsOf, guardrailCountsSearch } from './es-queries';
 import { EsDecision, EsGuardrailPolicyVersion, fromEsDecision, fromEsGuardrailPolicyVersion, planWrites, refKey, refsToRead } from './es-write-plan';
 import { attemptWithStatusSearch, deliveryAttemptsSearch, liveWebhooksSearch, pendingDeliveriesSearch } from './es-webhook-queries';
@@ -69,6 +69,13 @@ const LIST_MAX = 10_000;
  * Positions (next offset per topic/partition) are documents of the generation, written
  * after the batch's documents: a crash in between re-applies the batch, which changes
  * nothing (see es-write-plan, es-webhook-write-plan). Any process can wait for them (`waitFor` polls them).
+ *
+ * The projector does not refresh after its batches (reads by id are realtime; a forced
+ * refresh per batch was most of its cost). A search refreshes its index first when this
+ * process has learnt of writes since that index's last refresh began: it wrote them
+ * itself, or it saw their positions stored (which every query's wait for the log's end
+ * does), so what a reader waited for is what it finds. Refreshes are shared by
+ * concurrent searches (CoalescedRefresh).
  */
 export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
   private applied = new PositionWaiters();
@@ -77,6 +84,10 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
   });
   private readonly poller: PositionPoller;
   private readonly logger: ReadModelsLogger;
+  /** Bumped whenever this process learns of documents written (by itself, or by the
+   * positions it saw stored); per index, the mark as of its last refresh's start. */
+  private writeMark = 1; // a process that just started refreshes each index once first
+  private readonly refreshedMark = new Map<string, number>();
 
   private constructor(
     private readonly client: Client,
@@ -89,6 +100,7 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
       (ps) => this.storedNextOffsets(ps, true),
       (ps) => this.applied.reached(ps),
       o.pollIntervalMs ?? 10,
+      () => (this.writeMark += 1),
     );
   }
 
@@ -143,7 +155,10 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
   async promote(): Promise<void> {
     const previous = await servedGeneration(this.client, this.o.indexPrefix);
     if (previous === this.gen) return;
+    // Searches through the aliases find the whole generation from the swap on.
+    await this.client.indices.refresh({ index: DOC_TYPES.map((t) => this.writeIndex(t)) });
     await swapAliases(this.client, this.o.indexPrefix, this.gen, previous);
+    this.writeMark += 1;
     this.served = true;
     if (previous) await deleteGeneration(this.client, this.o.indexPrefix, previous);
     this.logger.log(`read-model generation ${this.gen} promoted${previous ? `, ${previous} deleted` : ''}`);
@@ -190,6 +205,7 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
     this.applied.cancelAll();
     this.applied = new PositionWaiters();
     this.gen = gen;
+    this.writeMark += 1;
     this.served = o.keepPrevious ? (await servedGeneration(this.client, this.o.indexPrefix)) === gen : true;
     await this.loadPositions();
     if (previous !== gen && !o.keepPrevious) await deleteGeneration(this.client, this.o.indexPrefix, previous);
@@ -219,10 +235,8 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
       if (writes.length > 0) {
         const ops = bulkOperations(writes, (type) => this.writeIndex(type));
         const res = await this.client.bulk({ operations: ops });
+        this.writeMark += 1;
         this.checkBulk(res, 'documents');
-        // Searches of any process see the documents before their position is stored (so
-        // a write's answer implies its listing), in a refresh shared with other batches.
-        await this.refresher.after(new Set(writes.map((w) => this.writeIndex(w.type))));
       }
     }
     await this.storePositions(batch);
@@ -352,9 +366,10 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
   }
 
   async guardrailCounts(tenantId: string, projectId: string, from: string, to: string): Promise<GuardrailCounts> {
-    const res = await asUnavailable(() =>
-      this.client.search({ index: this.readIndex('guardrail_decisions'), ...guardrailCountsSearch(tenantId, projectId, from, to) }),
-    );
+    const res = await asUnavailable(async () => {
+      await this.searchable('guardrail_decisions');
+      return this.client.search({ index: this.readIndex('guardrail_decisions'), ...guardrailCountsSearch(tenantId, projectId, from, to) });
+    });
     return guardrailCountsOf(res.aggregations as Record<string, unknown> | undefined);
   }
 
@@ -428,8 +443,20 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
   }
 
   private async search<T>(type: DocType, req: Omit<estypes.SearchRequest, 'index'>): Promise<T[]> {
-    const res = await asUnavailable(() => this.client.search<T>({ index: this.readIndex(type), ...req }));
+    const res = await asUnavailable(async () => {
+      await this.searchable(type);
+      return this.client.search<T>({ index: this.readIndex(type), ...req });
+    });
     return res.hits.hits.map((h) => h._source!);
+  }
+
+  /** Refresh the index first when this process learnt of writes since its last refresh began. */
+  private async searchable(type: DocType): Promise<void> {
+    const index = this.readIndex(type);
+    const mark = this.writeMark;
+    if ((this.refreshedMark.get(index) ?? 0) >= mark) return;
+    await this.refresher.after([index]);
+    if ((this.refreshedMark.get(index) ?? 0) < mark) this.refreshedMark.set(index, mark);
   }
 }
 

@@ -33,6 +33,8 @@ export class PositionPoller {
     /** This process's own knowledge, checked first (it applied the batch itself). */
     private readonly appliedLocally: (positions: LogPosition[]) => boolean,
     private readonly intervalMs: number,
+    /** Told when a poll saw a stored position move past what was seen before. */
+    private readonly onAdvance: () => void = () => undefined,
   ) {}
 
   waitFor(positions: LogPosition[], timeoutMs: number): Promise<boolean> {
@@ -73,7 +75,13 @@ export class PositionPoller {
         for (const p of this.pending) for (const x of p.positions) wanted.set(keyOf(x), { topic: x.topic, partition: x.partition });
         try {
           const next = await this.readNext([...wanted.values()]);
-          for (const [k, n] of next) if (n > (this.seen.get(k) ?? 0)) this.seen.set(k, n);
+          let advanced = false;
+          for (const [k, n] of next) {
+            if (n <= (this.seen.get(k) ?? 0)) continue;
+            this.seen.set(k, n);
+            advanced = true;
+          }
+          if (advanced) this.onAdvance();
           for (const p of [...this.pending]) {
             if (this.seenApplied(p.positions) || this.appliedLocally(p.positions)) this.settle(p, true);
           }
