@@ -98,8 +98,8 @@ export interface EmbeddedRun {
 export const BENCH_ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 
 /**
- * One endpoint of the service in embedded mode (every write durably logged and
- * projected) against a bare NestJS endpoint on the same adapter that answers a
+ * One endpoint of the service in embedded mode (every write durably logged before the
+ * answer, and projected behind it) against a bare NestJS endpoint on the same adapter that answers a
  * response of the same size: what the service's own work costs over the framework.
  */
 export async function measureEmbeddedAgainstBare(run: EmbeddedRun): Promise<{ service: LoadResult; bare: LoadResult; responseBytes: number; ratio: number }> {

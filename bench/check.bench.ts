@@ -2,7 +2,7 @@ import { machine, measureEmbeddedAgainstBare, writeResult } from './bench-suppor
 
 /**
  * npm run bench:check — POST /v1/check in embedded mode (every decision durably
- * logged and projected) against a bare NestJS endpoint on the same adapter that
+ * logged before the answer, and projected behind it) against a bare NestJS endpoint on the same adapter that
  * answers a response of the same size, for fastify and express, in one run.
  * Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50).
  */

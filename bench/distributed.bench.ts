@@ -7,7 +7,7 @@ import { BENCH_ADMIN_KEY, load, LoadResult, machine, ROOT, startNode, stopProces
 /**
  * npm run bench:distributed — POST /v1/check in distributed mode (two api replicas,
  * projector and worker on a real Kafka broker and Elasticsearch node, every answer
- * after the broker's acknowledgement and the projection into Elasticsearch) against
+ * after the broker's acknowledgement; reads wait for the projection) against
  * embedded mode (one process, file log + SQLite), in the same run; then the rebuild
  * rate of each mode (events/s replayed into a fresh generation) against the rate the
  * live checks produced those events.

@@ -2,7 +2,7 @@ import { machine, measureEmbeddedAgainstBare, writeResult } from './bench-suppor
 
 /**
  * npm run bench:guardrails — POST /v1/agent/guardrails/action-authorize in embedded
- * mode (project policy read, engine, decision and alerts durably logged and projected)
+ * mode (project policy read, engine, decision and alerts durably logged before the answer)
  * against the bare endpoint baseline of bench:check, in one run.
  * Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), BENCH_ADAPTER (fastify).
  */
