@@ -347,7 +347,7 @@ describe('POST /v1/check/multimodal', () => {
     expect(curl).toContain(photoUrl);
   });
 
-  it('answers a repeated requestId (or Idempotency-Key) with the first decision: one decision stored, one event', async () => {
+  it('answers a repeated requestId (or Idempotency-Key) with the first decision: one decision stored (one event from one process)', async () => {
     const body = {
       text: 'same post twice',
       images: [b64(await solid(12, 34, 56)), b64(await gradient())],
