@@ -21,7 +21,7 @@ function runRebuild(topology: Topology): Promise<{ events: number; generation: s
     execFile(
       process.execPath,
       [PROJECTOR_MAIN, '--rebuild'],
-      { env: { ...process.env, ...topology.env, ROLE: 'projector' }, timeout: 120_000 },
+      { env: { ...process.env, ...topology.env, ROLE: 'projector' }, timeout: 200_000 },
       (err, stdout, stderr) => {
         if (err) return reject(new Error(`rebuild failed: ${err.message}\n${stdout}\n${stderr}`));
         resolve(JSON.parse(stdout.trim().split('\n').pop()!));

@@ -21,6 +21,7 @@ import { asUnavailable, isNotFound } from './es-errors';
 import {
   addMissingFields,
   addMissingIndices,
+  ADMIN_REQUEST,
   claimPromotion,
   createGenerationIndices,
   deleteGeneration,
@@ -156,7 +157,7 @@ export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
     const previous = await servedGeneration(this.client, this.o.indexPrefix);
     if (previous === this.gen) return;
     // Searches through the aliases find the whole generation from the swap on.
-    await this.client.indices.refresh({ index: DOC_TYPES.map((t) => this.writeIndex(t)) });
+    await this.client.indices.refresh({ index: DOC_TYPES.map((t) => this.writeIndex(t)) }, ADMIN_REQUEST);
     await swapAliases(this.client, this.o.indexPrefix, this.gen, previous);
     this.writeMark += 1;
     this.served = true;

@@ -23,16 +23,39 @@ export async function servedGeneration(client: Client, prefix: string): Promise<
   return gens[0];
 }
 
-export async function createGenerationIndices(client: Client, prefix: string, gen: string, s: IndexSettings): Promise<void> {
-  await Promise.all(
-    DOC_TYPES.map((type) =>
-      client.indices.create({
+/**
+ * Index management waits on the master's cluster-state updates, which queue behind each
+ * other: on a loaded node creating a generation's indices takes far longer than a
+ * document request may. These calls get their own, longer patience.
+ */
+const ADMIN_TIMEOUT = '90s';
+export const ADMIN_REQUEST = { requestTimeout: 100_000 };
+
+/**
+ * Create one index of a generation. An index that already exists is taken as created:
+ * generations are new names, so it is this process's own earlier attempt (the client
+ * retried a create that timed out but went through) or another process opening the same
+ * served generation at the same moment.
+ */
+async function createIndex(client: Client, prefix: string, type: DocType, gen: string, s: IndexSettings): Promise<void> {
+  try {
+    await client.indices.create(
+      {
         index: indexName(prefix, type, gen),
         settings: { number_of_shards: s.shards, number_of_replicas: s.replicas },
         mappings: MAPPINGS[type],
-      }),
-    ),
-  );
+        timeout: ADMIN_TIMEOUT,
+        master_timeout: ADMIN_TIMEOUT,
+      },
+      ADMIN_REQUEST,
+    );
+  } catch (err) {
+    if (!(err instanceof errors.ResponseError && /resource_already_exists/.test(err.message))) throw err;
+  }
+}
+
+export async function createGenerationIndices(client: Client, prefix: string, gen: string, s: IndexSettings): Promise<void> {
+  await Promise.all(DOC_TYPES.map((type) => createIndex(client, prefix, type, gen, s)));
 }
 
 /**
@@ -46,21 +69,15 @@ export async function addMissingIndices(client: Client, prefix: string, gen: str
   const missing: DocType[] = [];
   for (const type of DOC_TYPES) if (!(await client.indices.exists({ index: indexName(prefix, type, gen) }))) missing.push(type);
   if (missing.length === 0) return [];
-  for (const type of missing) {
-    try {
-      await client.indices.create({
-        index: indexName(prefix, type, gen),
-        settings: { number_of_shards: s.shards, number_of_replicas: s.replicas },
-        mappings: MAPPINGS[type],
-      });
-    } catch (err) {
-      // Another process opening at the same moment added it first.
-      if (!(err instanceof errors.ResponseError && /resource_already_exists/.test(err.message))) throw err;
-    }
-  }
-  await client.indices.updateAliases({
-    actions: missing.map((type) => ({ add: { index: indexName(prefix, type, gen), alias: aliasName(prefix, type), is_write_index: true } })),
-  });
+  for (const type of missing) await createIndex(client, prefix, type, gen, s);
+  await client.indices.updateAliases(
+    {
+      actions: missing.map((type) => ({ add: { index: indexName(prefix, type, gen), alias: aliasName(prefix, type), is_write_index: true } })),
+      timeout: ADMIN_TIMEOUT,
+      master_timeout: ADMIN_TIMEOUT,
+    },
+    ADMIN_REQUEST,
+  );
   return missing;
 }
 
@@ -73,7 +90,12 @@ export async function addMissingIndices(client: Client, prefix: string, gen: str
 export async function addMissingFields(client: Client, prefix: string, gen: string): Promise<void> {
   for (const type of DOC_TYPES) {
     const properties = MAPPINGS[type].properties;
-    if (properties) await client.indices.putMapping({ index: indexName(prefix, type, gen), properties });
+    if (properties) {
+      await client.indices.putMapping(
+        { index: indexName(prefix, type, gen), properties, timeout: ADMIN_TIMEOUT, master_timeout: ADMIN_TIMEOUT },
+        ADMIN_REQUEST,
+      );
+    }
   }
 }
 
@@ -89,7 +111,7 @@ export async function swapAliases(client: Client, prefix: string, gen: string, p
     { add: { index: indexName(prefix, type, gen), alias: aliasName(prefix, type), is_write_index: true } },
   ]);
   try {
-    await client.indices.updateAliases({ actions });
+    await client.indices.updateAliases({ actions, timeout: ADMIN_TIMEOUT, master_timeout: ADMIN_TIMEOUT }, ADMIN_REQUEST);
   } catch (err) {
     if (err instanceof errors.ResponseError && (err.statusCode === 404 || /more than one write index/.test(err.message))) {
       throw new GenerationRaceError(`aliases of ${prefix} moved while switching to ${gen}: ${err.message}`);
@@ -99,7 +121,10 @@ export async function swapAliases(client: Client, prefix: string, gen: string, p
 }
 
 export async function deleteGeneration(client: Client, prefix: string, gen: string): Promise<void> {
-  await client.indices.delete({ index: DOC_TYPES.map((t) => indexName(prefix, t, gen)), ignore_unavailable: true });
+  await client.indices.delete(
+    { index: DOC_TYPES.map((t) => indexName(prefix, t, gen)), ignore_unavailable: true, timeout: ADMIN_TIMEOUT, master_timeout: ADMIN_TIMEOUT },
+    ADMIN_REQUEST,
+  );
 }
 
 /**
@@ -119,11 +144,16 @@ const promotionIndex = (prefix: string) => `${prefix}-promotion`;
 
 export async function requestPromotion(client: Client, prefix: string, gen: string): Promise<void> {
   try {
-    await client.indices.create({
-      index: promotionIndex(prefix),
-      settings: { number_of_shards: 1, number_of_replicas: 0 },
-      mappings: { dynamic: 'strict', properties: { generation: { type: 'keyword' }, requestedAt: { type: 'date' } } },
-    });
+    await client.indices.create(
+      {
+        index: promotionIndex(prefix),
+        settings: { number_of_shards: 1, number_of_replicas: 0 },
+        mappings: { dynamic: 'strict', properties: { generation: { type: 'keyword' }, requestedAt: { type: 'date' } } },
+        timeout: ADMIN_TIMEOUT,
+        master_timeout: ADMIN_TIMEOUT,
+      },
+      ADMIN_REQUEST,
+    );
   } catch (err) {
     if (!(err instanceof errors.ResponseError && /resource_already_exists/.test(err.message))) throw err;
   }
