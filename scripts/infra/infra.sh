@@ -334,6 +334,8 @@ xpack.security.enabled: false
 # a developer's nearly full disk must not turn the indices read-only
 cluster.routing.allocation.disk.threshold_enabled: false
 action.destructive_requires_name: false
+# every test deployment has its own ten single-shard indices until the run deletes them
+cluster.max_shards_per_node: 5000
 EOF
   printf -- '-Xms%s\n-Xmx%s\n' "$ES_HEAP" "$ES_HEAP" >"$conf/jvm.options.d/heap.options"
   if [[ "$(id -u)" == 0 ]]; then
