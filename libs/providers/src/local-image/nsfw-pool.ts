@@ -7,6 +7,8 @@ import { NSFW_WORKER_SOURCE, NsfwJobMessage, NsfwWorkerData, NsfwWorkerMessage, 
 /** The nsfwjs model the pool loads: MobileNetV2 at mid resolution, bundled in the package
  * (no download). Its graph's input is `[-1, 224, 224, 3]` (nsfwjs's IMAGE_SIZE too). */
 export const NSFW_MODEL_NAME = 'MobileNetV2Mid';
+/** Its bundles' folder in the nsfwjs package (dist/models/…). */
+export const NSFW_MODEL_DIR = 'mobilenet_v2_mid';
 
 /** The side of the square RGB frame the model takes. */
 export const NSFW_INPUT_SIZE = 224;
@@ -103,7 +105,7 @@ export class NsfwPool {
     if (!Number.isInteger(queueLimit) || queueLimit < 0) throw new RangeError(`queueLimit must be an integer >= 0, got ${o.queueLimit}`);
     this.queueLimit = queueLimit;
     this.log = o.log ?? ((level, msg) => console[level](msg));
-    this.workerData = nsfwWorkerData({ backend: o.backend ?? 'wasm', modelName: NSFW_MODEL_NAME, inputSize: NSFW_INPUT_SIZE });
+    this.workerData = nsfwWorkerData({ backend: o.backend ?? 'wasm', modelName: NSFW_MODEL_NAME, modelDir: NSFW_MODEL_DIR, inputSize: NSFW_INPUT_SIZE });
     this.readiness = new Promise<void>((resolve, reject) => {
       this.settleReadiness = (err) => (err ? reject(err) : resolve());
     });

@@ -1,5 +1,5 @@
 import { existsSync } from 'fs';
-import { isAbsolute } from 'path';
+import { isAbsolute, join } from 'path';
 import { Script } from 'vm';
 import { NSFW_WORKER_SOURCE, nsfwWorkerData } from './nsfw-worker.source';
 
@@ -9,8 +9,8 @@ describe('the image worker', () => {
   });
 
   it('is given absolute paths to the packages it loads', () => {
-    const data = nsfwWorkerData({ backend: 'wasm', modelName: 'MobileNetV2Mid', inputSize: 224 });
-    for (const path of [data.tfjsPath, data.wasmBackendPath, data.nsfwjsPath]) {
+    const data = nsfwWorkerData({ backend: 'wasm', modelName: 'MobileNetV2Mid', modelDir: 'mobilenet_v2_mid', inputSize: 224 });
+    for (const path of [data.tfjsPath, data.wasmBackendPath, data.nsfwjsPath, data.modelBundlesPath, join(data.modelBundlesPath, 'model.min.js')]) {
       expect(isAbsolute(path)).toBe(true);
       expect(existsSync(path)).toBe(true);
     }

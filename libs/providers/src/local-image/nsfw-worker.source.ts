@@ -1,4 +1,4 @@
-import { dirname } from 'path';
+import { dirname, join } from 'path';
 import { BackendReport } from './nsfw-pool.rules';
 import { NsfwPrediction } from './nsfw-scores';
 
@@ -10,6 +10,8 @@ export interface NsfwWorkerData {
   nsfwjsPath: string;
   backend: string;
   modelName: string;
+  /** The folder of the model's bundled JSON and weight shards inside the nsfwjs package. */
+  modelBundlesPath: string;
   inputSize: number;
 }
 
@@ -28,7 +30,8 @@ export type NsfwWorkerMessage =
   | { type: 'job-error'; id: number; message: string; tensors: number }
   | { type: 'log'; level: 'warn' | 'error'; message: string };
 
-export function nsfwWorkerData(o: { backend: string; modelName: string; inputSize: number }): NsfwWorkerData {
+/** `modelDir`: the model's folder under nsfwjs's dist/models (e.g. mobilenet_v2_mid). */
+export function nsfwWorkerData(o: { backend: string; modelName: string; modelDir: string; inputSize: number }): NsfwWorkerData {
   // tfjs is resolved from nsfwjs's own folder: the worker must register the wasm backend
   // on the very tfjs instance nsfwjs uses.
   const nsfwjsPath = require.resolve('nsfwjs');
@@ -37,7 +40,10 @@ export function nsfwWorkerData(o: { backend: string; modelName: string; inputSiz
     tfjsPath: require.resolve('@tensorflow/tfjs', from),
     wasmBackendPath: require.resolve('@tensorflow/tfjs-backend-wasm', from),
     nsfwjsPath,
-    ...o,
+    modelBundlesPath: join(dirname(nsfwjsPath), '..', 'models', o.modelDir),
+    backend: o.backend,
+    modelName: o.modelName,
+    inputSize: o.inputSize,
   };
 }
 
@@ -50,6 +56,8 @@ export function nsfwWorkerData(o: { backend: string; modelName: string; inputSiz
 export const NSFW_WORKER_SOURCE = String.raw`
 'use strict';
 const { parentPort, workerData } = require('worker_threads');
+const { readdirSync } = require('fs');
+const { join } = require('path');
 const post = (message, transfer) => parentPort.postMessage(message, transfer);
 const describe = (err) => (err && err.stack) || String(err);
 const text = (args) => args.map((a) => (typeof a === 'string' ? a : describe(a))).join(' ');
@@ -73,6 +81,17 @@ async function main() {
   const simd = backend === 'wasm' && (await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')) === true;
   post({ type: 'backend', backend, simd });
 
+  // nsfwjs 4.4's CommonJS build imports its bundled weights through __importStar, which
+  // copies a module's own keys one by one: for a weight shard, a 5.6 MB base64 string,
+  // that is millions of property bindings and about 20 s of CPU per worker. nsfwjs first
+  // looks for the bundles on the global object (its documented browserify route), so
+  // each is required once and put there as it is.
+  const bundles = workerData.modelBundlesPath;
+  globalThis.model = require(join(bundles, 'model.min.js'));
+  for (const file of readdirSync(bundles)) {
+    const shard = /^(group\d+-shard\d+of\d+)\.min\.js$/.exec(file);
+    if (shard) globalThis[shard[1].replace(/-/g, '_')] = require(join(bundles, file));
+  }
   const model = await nsfwjs.load(workerData.modelName, { type: 'graph' });
   const size = workerData.inputSize;
 
