@@ -1,1 +1,2 @@
 export { IsMetadata, metadataProblem, METADATA_LIMITS } from './metadata.validator';
+export { compileDto, type CompiledDto } from './compiled-validation';
