@@ -27,6 +27,7 @@ export async function rebuildSqlite(config: AppConfig, log: EventLog, logger = n
   const fresh = SqliteReadModels.createGeneration(path.join(config.DATA_DIR, 'readmodels'));
   try {
     const events = await replayPass(log, fresh, new Map(), logger);
+    fresh.finishBulkLoad();
     const replayMs = Date.now() - started;
     fresh.promote();
     logger.log(`rebuilt generation ${fresh.generation()} from ${events} events in ${Date.now() - started} ms`);

@@ -24,10 +24,27 @@ import { toWebhookDocWrites } from '../webhook-projection';
 import { PendingCursor, WebhookReadModels } from '../webhook-read-models.port';
 import { SqliteWebhookStore, WEBHOOK_SCHEMA } from './sqlite-webhooks.store';
 
-const SCHEMA = `
+const TABLES = `
 CREATE TABLE IF NOT EXISTS decisions (
   decision_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, request_id TEXT, ts TEXT NOT NULL,
   action TEXT NOT NULL, policy_id TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS policies (
+  tenant_id TEXT NOT NULL, policy_id TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, policy_id));
+CREATE TABLE IF NOT EXISTS keys (
+  key_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, hash TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS guardrail_decisions (
+  decision_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, project_id TEXT, ts TEXT NOT NULL, kind TEXT NOT NULL,
+  action TEXT NOT NULL, requires_approval INTEGER NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS guardrail_policy_versions (
+  tenant_id TEXT NOT NULL, project_id TEXT NOT NULL, version TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, project_id, version));
+CREATE TABLE IF NOT EXISTS positions (topic TEXT NOT NULL, part INTEGER NOT NULL, next_offset INTEGER NOT NULL,
+  PRIMARY KEY (topic, part));
+`;
+
+/** Secondary indexes: a rebuilt generation gets them after its replay, built in one pass each. */
+const INDEXES = `
 CREATE INDEX IF NOT EXISTS decisions_by_tenant_time ON decisions (tenant_id, ts DESC, pos DESC);
 -- The list filtered by action or policy reads its matches in list order instead of looking
 -- through the whole tenant for them (a value that matches nothing: 130-260 ms at 100 000
@@ -35,23 +52,10 @@ CREATE INDEX IF NOT EXISTS decisions_by_tenant_time ON decisions (tenant_id, ts 
 CREATE INDEX IF NOT EXISTS decisions_by_action ON decisions (tenant_id, action, ts DESC, pos DESC);
 CREATE INDEX IF NOT EXISTS decisions_by_policy ON decisions (tenant_id, policy_id, ts DESC, pos DESC);
 CREATE INDEX IF NOT EXISTS decisions_by_request ON decisions (tenant_id, request_id) WHERE request_id IS NOT NULL;
-CREATE TABLE IF NOT EXISTS policies (
-  tenant_id TEXT NOT NULL, policy_id TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL,
-  PRIMARY KEY (tenant_id, policy_id));
-CREATE TABLE IF NOT EXISTS keys (
-  key_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, hash TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS keys_by_hash ON keys (hash);
 CREATE INDEX IF NOT EXISTS keys_by_tenant ON keys (tenant_id);
-CREATE TABLE IF NOT EXISTS guardrail_decisions (
-  decision_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, project_id TEXT, ts TEXT NOT NULL, kind TEXT NOT NULL,
-  action TEXT NOT NULL, requires_approval INTEGER NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS guardrail_decisions_by_project ON guardrail_decisions (tenant_id, project_id, ts);
-CREATE TABLE IF NOT EXISTS guardrail_policy_versions (
-  tenant_id TEXT NOT NULL, project_id TEXT NOT NULL, version TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL,
-  PRIMARY KEY (tenant_id, project_id, version));
 CREATE INDEX IF NOT EXISTS guardrail_policy_versions_by_pos ON guardrail_policy_versions (tenant_id, project_id, pos DESC);
-CREATE TABLE IF NOT EXISTS positions (topic TEXT NOT NULL, part INTEGER NOT NULL, next_offset INTEGER NOT NULL,
-  PRIMARY KEY (topic, part));
 `;
 
 /**
@@ -68,6 +72,8 @@ export class SqliteReadModels implements ReadModels, WebhookReadModels {
     private readonly db: Database.Database,
     private readonly dir: string,
     private readonly gen: string,
+    /** Written as a bulk load (see createGeneration) until promoted. */
+    private bulk: boolean,
   ) {
     this.stmts = this.prepare();
     this.webhooks = new SqliteWebhookStore(db);
@@ -90,24 +96,57 @@ export class SqliteReadModels implements ReadModels, WebhookReadModels {
   }
 
   /** A fresh, empty generation that is not served until `promote()`. */
+  /**
+   * A fresh, empty generation that is not served until `promote()`. Nobody reads it and a
+   * failed rebuild throws it away, so until then it is written as a bulk load: rollback
+   * journal in memory, no fsync, no secondary indexes (`promote()` builds them, turns WAL
+   * on and syncs the file before serving it).
+   */
   static createGeneration(dir: string): SqliteReadModels {
     fs.mkdirSync(dir, { recursive: true });
-    return SqliteReadModels.openGeneration(dir, newGenerationName());
+    const gen = newGenerationName();
+    const db = new Database(path.join(dir, `${gen}.sqlite`));
+    db.pragma('journal_mode = MEMORY');
+    db.pragma('synchronous = OFF');
+    db.exec(TABLES);
+    db.exec(WEBHOOK_SCHEMA);
+    return new SqliteReadModels(db, dir, gen, true);
   }
 
   private static openGeneration(dir: string, gen: string): SqliteReadModels {
     const db = new Database(path.join(dir, `${gen}.sqlite`));
+    SqliteReadModels.serve(db);
+    db.exec(TABLES);
+    db.exec(INDEXES);
+    db.exec(WEBHOOK_SCHEMA);
+    return new SqliteReadModels(db, dir, gen, false);
+  }
+
+  private static serve(db: Database.Database): void {
     db.pragma('journal_mode = WAL');
     // Process crashes lose nothing in WAL mode; an OS crash may lose the last commits,
     // which the projector re-applies from the log (the positions roll back with them).
     db.pragma('synchronous = NORMAL');
-    db.exec(SCHEMA);
-    db.exec(WEBHOOK_SCHEMA);
-    return new SqliteReadModels(db, dir, gen);
+  }
+
+  /** End a generation's bulk load: build its secondary indexes, turn WAL on and sync the
+   * file written without fsync. `promote()` does it if it was not done before. */
+  finishBulkLoad(): void {
+    if (!this.bulk) return;
+    this.db.exec(INDEXES);
+    SqliteReadModels.serve(this.db);
+    const fd = fs.openSync(path.join(this.dir, `${this.gen}.sqlite`), 'r+');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    this.bulk = false;
   }
 
   /** Serve this generation from now on and delete the older ones. */
   promote(): void {
+    this.finishBulkLoad();
     promote(this.dir, this.gen);
     for (const f of fs.readdirSync(this.dir)) {
       if (/^gen-.*\.sqlite(-wal|-shm)?$/.test(f) && !f.startsWith(this.gen)) fs.rmSync(path.join(this.dir, f), { force: true });

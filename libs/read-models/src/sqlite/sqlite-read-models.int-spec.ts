@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import Database from 'better-sqlite3';
 import { decisionCreatedV1ToV2, envelope, DomainEvent } from '@cds/events';
 import { ProjectedEvent } from '../read-models.port';
 import { SqliteReadModels } from './sqlite-read-models.adapter';
@@ -116,5 +117,35 @@ describe('SqliteReadModels', () => {
     expect(await served.getDecision('t', 'a')).toBeNull();
     expect(fs.readdirSync(dir).filter((f) => f.startsWith(gen1))).toEqual([]);
     await served.close();
+  });
+
+  it('a rebuilt generation, loaded in bulk, is served with the indexes and the WAL of a first one', async () => {
+    const layout = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return {
+          indexes: db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all(),
+          journal: db.pragma('journal_mode', { simple: true }),
+        };
+      } finally {
+        db.close();
+      }
+    };
+    const first = SqliteReadModels.open(dirOf());
+    const firstFile = path.join((first as unknown as { dir: string }).dir, `${first.generation()}.sqlite`);
+    await first.close();
+
+    const dir = dirOf();
+    const fresh = SqliteReadModels.createGeneration(dir);
+    await fresh.applyBatch([at('decisions', 0, decision('t', 'b', 'allow'))]);
+    // While it loads: no secondary index of the documents' tables yet.
+    const names = (file: string) => layout(file).indexes.map((i) => (i as { name: string }).name);
+    const loading = names(path.join(dir, `${fresh.generation()}.sqlite`));
+    expect(loading).not.toContain('decisions_by_tenant_time');
+    expect(loading.length).toBeLessThan(names(firstFile).length);
+    fresh.promote();
+    await fresh.close();
+    expect(layout(path.join(dir, `${fresh.generation()}.sqlite`))).toEqual(layout(firstFile));
+    expect(layout(firstFile).journal).toBe('wal');
   });
 });
