@@ -287,7 +287,7 @@ export class PartitionLog {
       try {
         const reader = new RecordReader(fh, start.pos, segment.durableBytes);
         for (let at = start.offset; at < segmentEnd && out.length < count; at++) {
-          const r = await reader.next();
+          const r = reader.nextBuffered() ?? (await reader.next());
           if (r.kind !== 'record') {
             const why = r.kind === 'bad' ? `${r.reason} at byte ${r.pos}` : 'segment ends early';
             throw new Error(`event log corrupt: ${this.topic} offset ${at} in ${segment.path}: ${why}`);

@@ -34,6 +34,8 @@ export class RecordReader {
   /** File position of buf[0], and how many bytes of buf are valid. */
   private bufStart: number;
   private bufLen = 0;
+  /** Bytes the record at pos takes, when nextBuffered() found it incomplete. */
+  private need = 0;
 
   constructor(
     private readonly fh: FileHandle,
@@ -47,23 +49,34 @@ export class RecordReader {
     return this.pos;
   }
 
+  /**
+   * The next record when the buffer already holds it (or the end, or a bad record): no
+   * I/O and no promise, which is most calls of a sequential read. Null when the buffer
+   * must be filled first: `next()` does that.
+   */
+  nextBuffered(): ReadResult | null {
+    if (this.pos >= this.limit) return { kind: 'end' };
+    const r = parseRecord(this.buf, this.pos - this.bufStart, Math.min(this.bufLen, this.limit - this.bufStart));
+    switch (r.kind) {
+      case 'record': {
+        const pos = this.pos;
+        this.pos = this.bufStart + r.next;
+        return { kind: 'record', pos, payload: this.buf.subarray(r.payloadStart, r.payloadStart + r.payloadLength) };
+      }
+      case 'corrupt':
+        return { kind: 'bad', pos: this.pos, reason: r.reason };
+      case 'incomplete':
+        if (this.pos + r.need > this.limit) return { kind: 'bad', pos: this.pos, reason: `partial record (${this.limit - this.pos} of ${r.need} bytes)` };
+        this.need = r.need;
+        return null;
+    }
+  }
+
   async next(): Promise<ReadResult> {
     for (;;) {
-      if (this.pos >= this.limit) return { kind: 'end' };
-      const at = this.pos - this.bufStart;
-      const r = parseRecord(this.buf, at, Math.min(this.bufLen, this.limit - this.bufStart));
-      switch (r.kind) {
-        case 'record': {
-          const pos = this.pos;
-          this.pos = this.bufStart + r.next;
-          return { kind: 'record', pos, payload: this.buf.subarray(r.payloadStart, r.payloadStart + r.payloadLength) };
-        }
-        case 'corrupt':
-          return { kind: 'bad', pos: this.pos, reason: r.reason };
-        case 'incomplete':
-          if (this.pos + r.need > this.limit) return { kind: 'bad', pos: this.pos, reason: `partial record (${this.limit - this.pos} of ${r.need} bytes)` };
-          if (!(await this.fill(r.need))) return { kind: 'bad', pos: this.pos, reason: 'file shorter than expected' };
-      }
+      const r = this.nextBuffered();
+      if (r) return r;
+      if (!(await this.fill(this.need))) return { kind: 'bad', pos: this.pos, reason: 'file shorter than expected' };
     }
   }
 
@@ -156,7 +169,7 @@ export class Segment {
     let records = 0;
     let result: ScanResult | null = null;
     while (!result) {
-      const r = await reader.next();
+      const r = reader.nextBuffered() ?? (await reader.next());
       if (r.kind === 'end') result = { records, validBytes: reader.position, fileBytes, problem: null };
       else if (r.kind === 'bad') result = { records, validBytes: r.pos, fileBytes, problem: r.reason };
       else {
