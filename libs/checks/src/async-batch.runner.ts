@@ -4,7 +4,7 @@ import { withRequestId } from '@cds/logging';
 import { DomainError } from '@cds/errors';
 import { BatchAccepted, BatchCompleted, BatchFailed, envelope } from '@cds/events';
 import { EVENT_LOG, EventLog, LogFollower, StoredEvent } from '@cds/event-log';
-import { liftBatch, READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
+import { liftBatch, READ_MODELS, ReadModels } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { BatchChecker } from './batch-checker.service';
 
@@ -48,7 +48,7 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
       const event = stored.event;
       if (event.type !== 'batch.accepted') continue;
       await this.readModels.waitFor([stored], 30_000);
-      const doc = await webhookReadModels(this.readModels).getBatch(event.tenantId, event.data.batchId);
+      const doc = await this.readModels.getBatch(event.tenantId, event.data.batchId);
       if (doc && doc.status !== 'processing') continue;
       await withRequestId(event.requestId, () => this.run(event));
     }

@@ -16,7 +16,7 @@ export {
   BatchState,
 } from './documents';
 export { WebhookDocWrite, toWebhookDocWrites } from './webhook-projection';
-export { WebhookReadModels, webhookReadModels } from './webhook-read-models.port';
+export { WebhookReadModels } from './webhook-read-models.port';
 export { DocWrite, toDocWrites } from './projection';
 export { READ_MODELS, ReadModels, ProjectedEvent } from './read-models.port';
 export { ReadModelsModule } from './read-models.module';

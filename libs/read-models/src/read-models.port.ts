@@ -1,5 +1,6 @@
 import { LogPosition } from '@cds/event-log';
 import { DomainEvent } from '@cds/events';
+import { WebhookReadModels } from './webhook-read-models.port';
 import { DecisionDoc, DecisionFilter, GuardrailCounts, GuardrailDecisionDoc, GuardrailPolicyVersionDoc, KeyDoc, PolicyDoc } from './documents';
 
 /** An event read from the log and lifted to its current schema. */
@@ -13,7 +14,7 @@ export const READ_MODELS = Symbol('READ_MODELS');
  * The read side. Filled only by the projector (`applyBatch`), queried by the api.
  * Every query is scoped by tenant: there is no way to read across tenants.
  */
-export interface ReadModels {
+export interface ReadModels extends WebhookReadModels {
   /** Apply a batch of log events idempotently: an event at or below a document's
    * stored position changes nothing. Records the applied position per partition. */
   applyBatch(batch: ProjectedEvent[]): Promise<void>;

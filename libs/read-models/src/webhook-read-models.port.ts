@@ -1,11 +1,8 @@
-import { DomainError } from '@cds/errors';
 import { BatchDoc, DeliveryAttemptDoc, DeliveryDoc, WebhookDoc } from './documents';
-import { ReadModels } from './read-models.port';
 
 /**
- * The webhook, delivery and batch read models (filled from `toWebhookDocWrites`).
- * A separate interface beside ReadModels until every adapter serves them; the adapter
- * behind READ_MODELS implements both (see `webhookReadModels`). Tenant-scoped, except
+ * The webhook, delivery and batch part of ReadModels (filled from `toWebhookDocWrites`),
+ * named for what needs only it (the webhook dispatcher). Tenant-scoped, except
  * `listPendingDeliveries`, which is the dispatcher's recovery after a restart.
  */
 export interface WebhookReadModels {
@@ -41,16 +38,3 @@ export const WEBHOOK_READ_METHODS: readonly (keyof WebhookReadModels)[] = [
   'webhookFailingSince',
   'getBatch',
 ];
-
-/** The webhook read models of the adapter behind READ_MODELS; a clear 503 when the
- * configured adapter does not serve them. */
-export function webhookReadModels(readModels: ReadModels): WebhookReadModels {
-  const candidate = readModels as ReadModels & Partial<WebhookReadModels>;
-  if (WEBHOOK_READ_METHODS.every((m) => typeof candidate[m] === 'function')) return candidate as WebhookReadModels;
-  throw new DomainError(
-    'unavailable',
-    'READ_MODELS_UNSUPPORTED',
-    'Webhooks are not available with this read-models adapter',
-    `the ${readModels.constructor.name} adapter does not serve the webhook, delivery and batch read models yet`,
-  );
-}

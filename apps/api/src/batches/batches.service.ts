@@ -4,7 +4,7 @@ import { Principal, principalIdentity } from '@cds/auth';
 import { AppConfig } from '@cds/config';
 import { DomainError, invalid, notFound } from '@cds/errors';
 import { BatchAccepted, BatchItemResult, envelope } from '@cds/events';
-import { BatchDoc, READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
+import { BatchDoc, READ_MODELS, ReadModels } from '@cds/read-models';
 import { generateWebhookSecret } from '@cds/webhooks';
 import { EventWriter } from '@cds/write-path';
 import { WebhookSecrets } from '../webhooks/webhook-secrets.service';
@@ -69,7 +69,7 @@ export class BatchesService {
     this.checker.assertSize(dto.items.length, this.config.ASYNC_BATCH_MAX_ITEMS);
     await assertDeliverableUrl(dto.webhookUrl, this.secrets.egress, 'webhookUrl');
     await this.checker.assertPolicy(p.tenantId, dto.policyId);
-    const registered = (await webhookReadModels(this.readModels).listWebhooks(p.tenantId)).find((w) => w.url === dto.webhookUrl);
+    const registered = (await this.readModels.listWebhooks(p.tenantId)).find((w) => w.url === dto.webhookUrl);
     const webhookSecret = registered ? null : generateWebhookSecret();
     const batchId = randomUUID();
     const items = await Promise.all(
@@ -112,7 +112,7 @@ export class BatchesService {
   }
 
   async get(p: Principal, batchId: string): Promise<BatchView> {
-    const doc = await webhookReadModels(this.readModels).getBatch(p.tenantId, batchId);
+    const doc = await this.readModels.getBatch(p.tenantId, batchId);
     if (!doc || doc.kind === 'video') throw notFound('BATCH_NOT_FOUND', 'Batch not found', `no batch ${batchId} in this tenant`);
     return view(doc);
   }

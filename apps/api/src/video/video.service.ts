@@ -6,7 +6,7 @@ import { ContentScorer, PolicyCatalog, segmentsOf, VideoScanner } from '@cds/che
 import { AppConfig } from '@cds/config';
 import { DomainError, invalid, notFound } from '@cds/errors';
 import { envelope, VideoAccepted, VideoExtraction, VideoSource } from '@cds/events';
-import { BatchDoc, DecisionDoc, READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
+import { BatchDoc, DecisionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
 import { checkEgressUrl, EgressRefusedError, generateWebhookSecret } from '@cds/webhooks';
 import { EventWriter } from '@cds/write-path';
 import { MultipartForm } from '../http/multipart';
@@ -183,7 +183,7 @@ export class VideoService {
   }
 
   private async job(p: Principal, decisionId: string): Promise<BatchDoc> {
-    const job = await webhookReadModels(this.readModels).getBatch(p.tenantId, decisionId);
+    const job = await this.readModels.getBatch(p.tenantId, decisionId);
     if (!job || job.kind !== 'video') throw notFound('VIDEO_NOT_FOUND', 'Video not found', `no video decision ${decisionId} in this tenant`);
     return job;
   }
@@ -204,8 +204,7 @@ export class VideoService {
   }
 
   private async accept(p: Principal, dto: VideoOptionsDto, source: VideoSource, extraction: VideoExtraction, estimatedFrames: number) {
-    const registered =
-      dto.webhookUrl === undefined ? undefined : (await webhookReadModels(this.readModels).listWebhooks(p.tenantId)).find((w) => w.url === dto.webhookUrl);
+    const registered = dto.webhookUrl === undefined ? undefined : (await this.readModels.listWebhooks(p.tenantId)).find((w) => w.url === dto.webhookUrl);
     const webhookSecret = dto.webhookUrl !== undefined && !registered ? generateWebhookSecret() : null;
     const decisionId = randomUUID();
     const event: VideoAccepted = envelope('video.accepted', 1, p.tenantId, decisionId, {

@@ -12,7 +12,7 @@ import {
   WebhookUpdated,
   WebhookUpdatedV1,
 } from '@cds/events';
-import { DeliveryAttemptDoc, READ_MODELS, ReadModels, WebhookDoc, WebhookReadModels, webhookReadModels } from '@cds/read-models';
+import { DeliveryAttemptDoc, READ_MODELS, ReadModels, WebhookDoc, WebhookReadModels } from '@cds/read-models';
 import { attemptRecord, generateWebhookSecret, sendSigned, testWebhookEvent } from '@cds/webhooks';
 import { EventWriter } from '@cds/write-path';
 import { WebhookSecrets } from './webhook-secrets.service';
@@ -62,9 +62,8 @@ export class WebhooksService {
     private readonly secrets: WebhookSecrets,
   ) {}
 
-  /** Resolved per use: an adapter without these models fails the webhook routes only (503). */
   private get models(): WebhookReadModels {
-    return webhookReadModels(this.readModels);
+    return this.readModels;
   }
 
   async create(p: Principal, dto: CreateWebhookDto): Promise<WebhookView & { secret: string }> {

@@ -6,7 +6,7 @@ import { mediaRef } from '@cds/blob-store';
 import { DomainError, invalid } from '@cds/errors';
 import { envelope, VideoAccepted, VideoFrameScore } from '@cds/events';
 import { EVENT_LOG, EventLog, LogFollower, StoredEvent } from '@cds/event-log';
-import { BatchDoc, liftBatch, READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
+import { BatchDoc, liftBatch, READ_MODELS, ReadModels } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { ContentScorer } from '../content-scorer.service';
 import { PolicyCatalog } from '../policy-catalog.service';
@@ -53,7 +53,7 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
       const event = stored.event;
       if (event.type !== 'video.accepted') continue;
       await this.readModels.waitFor([stored], 30_000);
-      const job = await webhookReadModels(this.readModels).getBatch(event.tenantId, event.data.decisionId);
+      const job = await this.readModels.getBatch(event.tenantId, event.data.decisionId);
       if (job && job.status !== 'processing') continue;
       await withRequestId(event.requestId, () => this.run(event, job));
     }

@@ -15,7 +15,7 @@ import {
 } from '../documents';
 import { PositionWaiters } from '../position-waiters';
 import { ProjectedEvent, ReadModels } from '../read-models.port';
-import { PendingCursor, WebhookReadModels } from '../webhook-read-models.port';
+import { PendingCursor } from '../webhook-read-models.port';
 import { bulkOperations, failuresOf, ReadModelsLogger } from './es-bulk';
 import { asUnavailable, isNotFound } from './es-errors';
 import {
@@ -78,7 +78,7 @@ const LIST_MAX = 10_000;
  * does), so what a reader waited for is what it finds. Refreshes are shared by
  * concurrent searches (CoalescedRefresh).
  */
-export class ElasticsearchReadModels implements ReadModels, WebhookReadModels {
+export class ElasticsearchReadModels implements ReadModels {
   private applied = new PositionWaiters();
   private readonly refresher = new CoalescedRefresh(async (index) => {
     await this.client.indices.refresh({ index });

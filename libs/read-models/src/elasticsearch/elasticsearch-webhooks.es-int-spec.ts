@@ -1,7 +1,6 @@
 import { Client } from '@elastic/elasticsearch';
 import { DeliveryAttemptedV1, DomainEvent, envelope, Topic } from '@cds/events';
 import { ProjectedEvent } from '../read-models.port';
-import { webhookReadModels } from '../webhook-read-models.port';
 import { ElasticsearchReadModels } from './elasticsearch-read-models.adapter';
 import { indexName } from './es-index-layout';
 import { deletePrefix, ES_URL, openRm, QUIET, uniquePrefix } from './es-test-kit';
@@ -110,11 +109,6 @@ const accepted = (tenantId: string, batchId: string) =>
   });
 
 describe('ElasticsearchReadModels: webhooks, deliveries, batches (real node)', () => {
-  it('is the webhook read models of READ_MODELS (no READ_MODELS_UNSUPPORTED)', async () => {
-    const { rm } = await open();
-    expect(webhookReadModels(rm)).toBe(rm);
-  });
-
   it('keeps webhooks per tenant, applies changes in log order, and a deletion survives a replay', async () => {
     const {
       rm,

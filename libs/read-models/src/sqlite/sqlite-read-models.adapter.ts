@@ -21,7 +21,7 @@ import { DocWrite, toDocWrites } from '../projection';
 import { ProjectedEvent, ReadModels } from '../read-models.port';
 import { PositionWaiters } from '../position-waiters';
 import { toWebhookDocWrites } from '../webhook-projection';
-import { PendingCursor, WebhookReadModels } from '../webhook-read-models.port';
+import { PendingCursor } from '../webhook-read-models.port';
 import { SqliteWebhookStore, WEBHOOK_SCHEMA } from './sqlite-webhooks.store';
 
 const TABLES = `
@@ -63,7 +63,7 @@ CREATE INDEX IF NOT EXISTS guardrail_policy_versions_by_pos ON guardrail_policy_
  * by `<dir>/CURRENT`. Positions are committed in the same transaction as the
  * documents, so a crash never leaves them apart.
  */
-export class SqliteReadModels implements ReadModels, WebhookReadModels {
+export class SqliteReadModels implements ReadModels {
   private readonly waiters = new PositionWaiters();
   private readonly stmts: ReturnType<SqliteReadModels['prepare']>;
   private readonly webhooks: SqliteWebhookStore;

@@ -3,7 +3,7 @@ import { Metrics } from '@cds/metrics';
 import { AppConfig } from '@cds/config';
 import { DomainEvent, EventSchemaError, Topic, upcast, validateEvent } from '@cds/events';
 import { EVENT_LOG, EventLog, LogFollower, LogPosition, StoredEvent } from '@cds/event-log';
-import { READ_MODELS, ReadModels, webhookReadModels } from '@cds/read-models';
+import { READ_MODELS, ReadModels } from '@cds/read-models';
 import { parseRetrySchedule } from '@cds/webhooks';
 import { DeliveryAttempter } from './delivery-attempter';
 import { DeliveryQueue } from './delivery-queue';
@@ -58,7 +58,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   private async start(): Promise<void> {
     if (!this.readModels) throw new Error('this process has no read models (import ReadModelsModule.forRoot() beside the worker)');
-    const models = webhookReadModels(this.readModels);
+    const models = this.readModels;
     const schedule = parseRetrySchedule(this.config.WEBHOOK_RETRY_SCHEDULE);
     const attempter = new DeliveryAttempter(
       this.log,
