@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SCOPES = ['checks', 'policies', 'decisions', 'guardrails', 'webhooks', 'keys'] as const;
@@ -31,8 +32,12 @@ export function generateApiKey(): { key: string; hash: string; prefix: string } 
   return { key, hash: hashApiKey(key), prefix: key.slice(0, KEY_PREFIX.length + 6) };
 }
 
+/** Node's one-shot digest (20.12+), a third of the cost of a Hash object: every
+ * authenticated request hashes its key. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return oneShot ? oneShot('sha256', key, 'hex') : createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
 export function sameHash(a: string, b: string): boolean {

@@ -25,10 +25,29 @@ export class AuthGuard implements CanActivate {
     this.limiter = new RateLimiter(config.RATE_LIMIT_PER_MINUTE);
   }
 
-  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+  /** A route's decorators, read once per controller and handler: they do not change at run time. */
+  private readonly routes = new WeakMap<Function, WeakMap<Function, { public: boolean; scope: Scope | undefined }>>();
+
+  private route(ctx: ExecutionContext): { public: boolean; scope: Scope | undefined } {
     const handler = ctx.getHandler();
     const cls = ctx.getClass();
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, [handler, cls])) return true;
+    let ofClass = this.routes.get(cls);
+    if (!ofClass) this.routes.set(cls, (ofClass = new WeakMap()));
+    let route = ofClass.get(handler);
+    if (!route) {
+      const targets = [handler, cls];
+      route = {
+        public: this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets) === true,
+        scope: this.reflector.getAllAndOverride<Scope | undefined>(SCOPE_KEY, targets),
+      };
+      ofClass.set(handler, route);
+    }
+    return route;
+  }
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const route = this.route(ctx);
+    if (route.public) return true;
     const req = ctx.switchToHttp().getRequest();
     const reply = ctx.switchToHttp().getResponse();
 
@@ -66,7 +85,7 @@ export class AuthGuard implements CanActivate {
     }
     req.principal = principal;
 
-    const scope = this.reflector.getAllAndOverride<Scope | undefined>(SCOPE_KEY, [handler, cls]);
+    const scope = route.scope;
     if (scope && !principal.scopes.includes(scope)) {
       const details = principal.session ? 'session tokens are accepted by the guardrail endpoints only' : `this operation needs the scope "${scope}"`;
       throw new DomainError('forbidden', 'INSUFFICIENT_SCOPE', 'API key lacks permission for this operation', details);
