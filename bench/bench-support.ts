@@ -30,8 +30,11 @@ export async function waitHealthy(url: string, timeoutMs = 30_000): Promise<void
   }
 }
 
+/** BENCH_CPU_PROF=<dir>: every process a benchmark starts writes a V8 CPU profile there
+ * when it exits (node --cpu-prof; NODE_OPTIONS may not carry that flag). */
 export function startNode(script: string, env: Record<string, string>): ChildProcess {
-  const p = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const p = spawn(process.execPath, [...prof, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   return p;
 }
 

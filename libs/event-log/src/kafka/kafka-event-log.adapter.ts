@@ -127,25 +127,18 @@ export class KafkaEventLog implements EventLog {
     return Number(p.low);
   }
 
+  /** One ListOffsets request (the latest offsets only): every consistent read waits on it. */
   async endOffsets(topic: Topic): Promise<Map<number, number>> {
     if (!TOPICS.includes(topic)) throw new TypeError(`unknown topic ${topic}`);
     await this.connect();
-    const offsets = await this.topicOffsets(topic);
-    return new Map(offsets.map((p) => [p.partition, Number(p.high)]));
+    const reader = this.connection.reader;
+    if (!reader) throw new Error('Kafka partition reader not connected');
+    return retryWhileLeaderMoves(() => reader.endOffsets(this.naming.topicName(topic)));
   }
 
-  /** The offsets of a topic's partitions. A broker that has just taken a partition's
-   * leadership (topics just created, a restart) answers NOT_LEADER_FOR_PARTITION for a
-   * moment: such retriable answers are asked again, a few times, briefly. */
-  private async topicOffsets(topic: Topic) {
-    for (let retry = 0; ; retry++) {
-      try {
-        return await this.connection.admin().fetchTopicOffsets(this.naming.topicName(topic));
-      } catch (err) {
-        if (retry >= OFFSET_RETRIES || !leaderMoving(err)) throw err;
-        await new Promise((r) => setTimeout(r, backoffDelay(retry, OFFSET_BACKOFF)));
-      }
-    }
+  /** The earliest and latest offsets of a topic's partitions (two ListOffsets requests). */
+  private topicOffsets(topic: Topic) {
+    return retryWhileLeaderMoves(() => this.connection.admin().fetchTopicOffsets(this.naming.topicName(topic)));
   }
 
   /** Connected, and the broker answers a metadata request within 3 s. */
@@ -190,6 +183,20 @@ export class KafkaEventLog implements EventLog {
     this.batcher.abandonQueued('event log closed');
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     await this.connection.disconnect();
+  }
+}
+
+/** A broker that has just taken a partition's leadership (topics just created, a
+ * restart) answers NOT_LEADER_FOR_PARTITION for a moment: such retriable answers are
+ * asked again, a few times, briefly. */
+async function retryWhileLeaderMoves<T>(ask: () => Promise<T>): Promise<T> {
+  for (let retry = 0; ; retry++) {
+    try {
+      return await ask();
+    } catch (err) {
+      if (retry >= OFFSET_RETRIES || !leaderMoving(err)) throw err;
+      await new Promise((r) => setTimeout(r, backoffDelay(retry, OFFSET_BACKOFF)));
+    }
   }
 }
 

@@ -44,6 +44,28 @@ export class PartitionReader {
     await this.cluster.disconnect();
   }
 
+  /**
+   * The next offset to be written in each partition of `topic` (its high watermark): one
+   * ListOffsets request to the leader. kafkajs' admin `fetchTopicOffsets` sends two in a
+   * row (the latest and the earliest offsets), and a read waits on this for every
+   * consistent query. Retries on stale metadata as `fetch` does.
+   */
+  async endOffsets(topic: string): Promise<Map<number, number>> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.connect();
+        await this.cluster.addTargetTopic(topic);
+        await this.cluster.refreshMetadataIfNecessary();
+        const partitions = this.cluster.findTopicPartitionMetadata(topic).map((p: any) => ({ partition: p.partitionId }));
+        const [answer] = await this.cluster.fetchTopicsOffset([{ topic, fromBeginning: false, partitions }]);
+        return new Map((answer?.partitions ?? []).map((p: any) => [Number(p.partition), Number(p.offset)]));
+      } catch (e: any) {
+        if (!isStale(e) || attempt >= 2) throw e;
+        await this.cluster.refreshMetadata().catch(() => undefined);
+      }
+    }
+  }
+
   /** Records of `topic`/`partition` from `offset` on (the first record batch may start
    * before `offset`: the caller filters), up to about `maxBytes`. Retries once on stale
    * metadata (leader moved, broker reconnected). */
@@ -69,16 +91,21 @@ export class PartitionReader {
         return { records: p.messages as RawRecord[], highWatermark: Number(p.highWatermark) };
       } catch (e: any) {
         if (e?.type === 'OFFSET_OUT_OF_RANGE') return { records: [], highWatermark: -1 };
-        const stale =
-          e?.name === 'KafkaJSConnectionError' ||
-          e?.name === 'KafkaJSConnectionClosedError' ||
-          e?.name === 'KafkaJSBrokerNotFound' ||
-          e?.type === 'NOT_LEADER_FOR_PARTITION' ||
-          e?.type === 'LEADER_NOT_AVAILABLE' ||
-          e?.type === 'UNKNOWN_TOPIC_OR_PARTITION';
-        if (!stale || attempt >= 2) throw e;
+        if (!isStale(e) || attempt >= 2) throw e;
         await this.cluster.refreshMetadata().catch(() => undefined);
       }
     }
   }
+}
+
+/** Errors after which the cluster's metadata may be stale (leader moved, broker reconnected). */
+function isStale(e: any): boolean {
+  return (
+    e?.name === 'KafkaJSConnectionError' ||
+    e?.name === 'KafkaJSConnectionClosedError' ||
+    e?.name === 'KafkaJSBrokerNotFound' ||
+    e?.type === 'NOT_LEADER_FOR_PARTITION' ||
+    e?.type === 'LEADER_NOT_AVAILABLE' ||
+    e?.type === 'UNKNOWN_TOPIC_OR_PARTITION'
+  );
 }
