@@ -1,5 +1,4 @@
 import * as crypto from 'node:crypto';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SCOPES = ['checks', 'policies', 'decisions', 'guardrails', 'webhooks', 'keys'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -28,7 +27,7 @@ const KEY_PREFIX = 'cds_';
 
 /** A new random key: 32 bytes of entropy, so a fast hash is enough to store it. */
 export function generateApiKey(): { key: string; hash: string; prefix: string } {
-  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  const key = KEY_PREFIX + crypto.randomBytes(32).toString('base64url');
   return { key, hash: hashApiKey(key), prefix: key.slice(0, KEY_PREFIX.length + 6) };
 }
 
@@ -37,13 +36,13 @@ export function generateApiKey(): { key: string; hash: string; prefix: string } 
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 export function hashApiKey(key: string): string {
-  return oneShot ? oneShot('sha256', key, 'hex') : createHash('sha256').update(key, 'utf8').digest('hex');
+  return oneShot ? oneShot('sha256', key, 'hex') : crypto.createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
 export function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');
   const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
 }
 
 /** `Authorization: Bearer <token>` -> token, or null when absent or malformed. */

@@ -25,16 +25,13 @@ export function validationPipe(): ValidationPipe {
 export class CompiledValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const dto = metadata.metatype;
-    if ((metadata.type === 'body' || metadata.type === 'query') && typeof dto === 'function' && !PRIMITIVES.has(dto)) {
+    if ((metadata.type === 'body' || metadata.type === 'query') && dto && this.toValidate(metadata)) {
       const accepted = compileDto(dto as new () => object)?.accept(value);
       if (accepted !== undefined) return accepted;
     }
     return super.transform(value, metadata);
   }
 }
-
-/** The types the pipe does not validate as DTOs (Nest's own list). */
-const PRIMITIVES = new Set<unknown>([String, Boolean, Number, Array, Object, Buffer, Date]);
 
 /** A JSON body must be an object: an array, a string or nothing is a 400. Runs
  * before the DTO validation. */
