@@ -336,6 +336,9 @@ cluster.routing.allocation.disk.threshold_enabled: false
 action.destructive_requires_name: false
 # every test deployment has its own ten single-shard indices until the run deletes them
 cluster.max_shards_per_node: 5000
+# cluster-state tasks slower than this are logged (a test failure quotes them)
+cluster.service.slow_master_task_logging_threshold: 2s
+cluster.service.slow_task_logging_threshold: 2s
 EOF
   printf -- '-Xms%s\n-Xmx%s\n' "$ES_HEAP" "$ES_HEAP" >"$conf/jvm.options.d/heap.options"
   if [[ "$(id -u)" == 0 ]]; then

@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, ExecFileException } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ApiClient, Topology } from '@cds/testing';
 import { CheckLoad, expectLogAndReadModelsAgree, sleep, startTopology } from './distributed-support';
@@ -21,13 +22,63 @@ function runRebuild(topology: Topology): Promise<{ events: number; generation: s
     execFile(
       process.execPath,
       [PROJECTOR_MAIN, '--rebuild'],
-      { env: { ...process.env, ...topology.env, ROLE: 'projector' }, timeout: 200_000 },
+      // LOG_LEVEL=log: the rebuild's progress (each phase with its time) is in a failure's message.
+      { env: { ...process.env, ...topology.env, ROLE: 'projector', LOG_LEVEL: 'log' }, timeout: REBUILD_TIMEOUT_MS },
       (err, stdout, stderr) => {
-        if (err) return reject(new Error(`rebuild failed: ${err.message}\n${stdout}\n${stderr}`));
-        resolve(JSON.parse(stdout.trim().split('\n').pop()!));
+        if (!err) return resolve(JSON.parse(stdout.trim().split('\n').pop()!));
+        void whyRebuildFailed(topology, err, `${stdout}\n${stderr}`).then((why) => reject(new Error(why)));
       },
     );
   });
+}
+
+const REBUILD_TIMEOUT_MS = 200_000;
+const tail = (text: string, lines: number) => text.trim().split('\n').slice(-lines).join('\n');
+
+/** A failed rebuild's message: how it ended, what it logged, what the live projector
+ * logged, and the Elasticsearch node's state (pending cluster-state tasks, heap, indices). */
+async function whyRebuildFailed(topology: Topology, err: ExecFileException, output: string): Promise<string> {
+  const es = topology.env.ELASTICSEARCH_URL;
+  const ask = async (p: string) => {
+    try {
+      const r = await fetch(`${es}${p}`, { signal: AbortSignal.timeout(10_000) });
+      return (await r.text()).trim();
+    } catch (e) {
+      return `(${p}: ${(e as Error).message})`;
+    }
+  };
+  const ended = err.killed ? `killed by ${err.signal} after ${REBUILD_TIMEOUT_MS} ms` : `exit ${err.code ?? err.signal}`;
+  return [
+    `rebuild failed (${ended})`,
+    '--- rebuild output ---',
+    tail(output, 30),
+    '--- live projector (last lines) ---',
+    tail(topology.projector.output(), 20),
+    '--- elasticsearch ---',
+    await ask('/_cluster/health?filter_path=status,number_of_pending_tasks,active_shards,initializing_shards,unassigned_shards'),
+    tail(await ask('/_cat/pending_tasks?v'), 10),
+    await ask('/_cat/nodes?h=heap.percent,ram.percent,cpu,load_1m'),
+    '--- elasticsearch warnings (slow cluster-state tasks, GC) ---',
+    esWarnings(),
+  ].join('\n');
+}
+
+/** The node's last WARN lines, from the log scripts/infra/infra.sh keeps. */
+function esWarnings(): string {
+  const state = path.resolve(__dirname, '../..', process.env.INFRA_STATE ?? '.infra');
+  try {
+    const log = fs.readFileSync(path.join(state, 'logs/elasticsearch/cds-local.log'), 'utf8');
+    return tail(
+      log
+        .split('\n')
+        .filter((l) => l.includes('[WARN ]') && !l.includes('BootstrapChecks'))
+        .map((l) => l.slice(0, 300))
+        .join('\n'),
+      8,
+    );
+  } catch (e) {
+    return `(${(e as Error).message})`;
+  }
 }
 
 /**

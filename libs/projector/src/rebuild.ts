@@ -58,23 +58,29 @@ export async function rebuildElasticsearch(
   waits = { takeoverMs: TAKEOVER_WAIT_MS, promotionMs: PROMOTION_WAIT_MS },
 ): Promise<RebuildResult> {
   const started = Date.now();
+  const since = () => `${Date.now() - started} ms`;
   const fresh = await ElasticsearchReadModels.createGeneration({ node: config.ELASTICSEARCH_URL, indexPrefix: config.TOPIC_PREFIX, logger });
+  logger.log(`created the indices of generation ${fresh.generation()} (${since()})`);
   let handedOver = false;
   try {
     const next = new Map<string, number>();
     let events = await replayPass(log, fresh, next, logger);
+    logger.log(`replayed ${events} events (${since()})`);
     for (let pass = 1; pass <= MAX_CATCH_UP_PASSES; pass++) {
       const caughtUp = await replayPass(log, fresh, next, logger);
       events += caughtUp;
+      logger.log(`catch-up pass ${pass}: ${caughtUp} events (${since()})`);
       if (caughtUp < CATCH_UP_DONE) break;
     }
     const replayMs = Date.now() - started;
     await fresh.requestPromotion();
+    logger.log(`asked the live projector to promote ${fresh.generation()} (${since()})`);
     handedOver = await waitFor(waits.takeoverMs, async () => {
       const pending = await fresh.pendingPromotion();
       return pending?.generation !== fresh.generation();
     });
     if (handedOver) {
+      logger.log(`the live projector took the promotion (${since()})`);
       if (!(await waitFor(waits.promotionMs, async () => (await fresh.servedGeneration()) === fresh.generation()))) {
         throw new Error(`the projector took the promotion of ${fresh.generation()} but has not finished it after ${waits.promotionMs} ms; see its log`);
       }
