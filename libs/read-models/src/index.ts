@@ -15,9 +15,8 @@ export {
   BatchDoc,
   BatchState,
 } from './documents';
-export { WebhookDocWrite, toWebhookDocWrites } from './webhook-projection';
 export { WebhookReadModels } from './webhook-read-models.port';
-export { DocWrite, toDocWrites } from './projection';
+export { DocWrite, WebhookDocWrite, toDocWrites } from './projection';
 export { READ_MODELS, ReadModels, ProjectedEvent } from './read-models.port';
 export { ReadModelsModule } from './read-models.module';
 export { SqliteReadModels } from './sqlite/sqlite-read-models.adapter';

@@ -1,15 +1,30 @@
 import { DomainEvent } from '@cds/events';
-import { DecisionDoc, GuardrailDecisionDoc, GuardrailPolicyVersionDoc, KeyDoc, PolicyDoc } from './documents';
+import {
+  BatchDoc,
+  DecisionDoc,
+  DeliveryAttemptDoc,
+  DeliveryDoc,
+  GuardrailDecisionDoc,
+  GuardrailPolicyVersionDoc,
+  KeyDoc,
+  PolicyDoc,
+  WebhookDoc,
+} from './documents';
 
 /**
  * What one event does to the read models, as plain data: the same function drives
  * every adapter (SQLite, Elasticsearch), so the models cannot drift apart.
- * Policy writes are upserts that keep the first createdAt; key revocation patches.
- * Guardrail policy versions are inserted, never updated: the newest by log position is
- * the project's policy. Guardrail alerts are notifications only (the webhook dispatcher
- * reads them from the log), so they write nothing here. Webhook, delivery and batch
- * events map through `toWebhookDocWrites` (webhook-projection.ts), a separate union so
- * adapters that do not serve those models yet keep compiling.
+ * - Decisions, keys, guardrail decisions and policy versions, webhooks, deliveries,
+ *   delivery attempts and batches are created once: a replayed creation changes nothing.
+ * - Policy writes are upserts that keep the first createdAt; key revocation patches.
+ * - Guardrail policy versions are inserted, never updated: the newest by log position is
+ *   the project's policy.
+ * - Webhook, delivery and batch patches apply only when the event's log position is newer
+ *   than the document's (each is keyed by its id, so its events share one partition and
+ *   offsets order them). Deleting a webhook is a patch too, so replaying its creation
+ *   cannot bring it back.
+ * - Guardrail alerts are notifications only (the webhook dispatcher reads them from the
+ *   log), so they write nothing here.
  */
 export type DocWrite =
   | { kind: 'decision'; doc: DecisionDoc }
@@ -17,9 +32,23 @@ export type DocWrite =
   | { kind: 'key'; doc: KeyDoc }
   | { kind: 'key-revoked'; tenantId: string; keyId: string; revokedAt: string }
   | { kind: 'guardrail-decision'; doc: GuardrailDecisionDoc }
-  | { kind: 'guardrail-policy-version'; doc: GuardrailPolicyVersionDoc };
+  | { kind: 'guardrail-policy-version'; doc: GuardrailPolicyVersionDoc }
+  | { kind: 'webhook'; doc: WebhookDoc }
+  | { kind: 'webhook-patch'; tenantId: string; webhookId: string; patch: Partial<WebhookDoc> }
+  | { kind: 'delivery'; doc: DeliveryDoc }
+  | { kind: 'delivery-patch'; tenantId: string; deliveryId: string; patch: Partial<DeliveryDoc> }
+  | { kind: 'delivery-attempt'; doc: DeliveryAttemptDoc }
+  | { kind: 'batch'; doc: BatchDoc }
+  | { kind: 'batch-patch'; tenantId: string; batchId: string; patch: Partial<BatchDoc> };
+
+/** The writes of webhooks, deliveries (and their attempts) and batches (and videos). */
+export type WebhookDocWrite = Extract<
+  DocWrite,
+  { kind: 'webhook' | 'webhook-patch' | 'delivery' | 'delivery-patch' | 'delivery-attempt' | 'batch' | 'batch-patch' }
+>;
 
 export function toDocWrites(e: DomainEvent): DocWrite[] {
+  const at = e.occurredAt;
   switch (e.type) {
     case 'decision.created': {
       const d = e.data;
@@ -135,21 +164,216 @@ export function toDocWrites(e: DomainEvent): DocWrite[] {
     }
     case 'agent.guardrail.blocked':
     case 'agent.guardrail.approval_required':
-    case 'webhook.created':
-    case 'webhook.updated':
-    case 'webhook.deleted':
-    case 'webhook.auto_disabled':
-    case 'webhook.delivery.scheduled':
-    case 'webhook.delivery.attempted':
-    case 'webhook.delivery.cancelled':
-    case 'batch.accepted':
-    case 'batch.completed':
-    case 'batch.failed':
-    case 'video.accepted':
-    case 'video.progress':
-    case 'video.completed':
-    case 'video.failed':
       return [];
+    case 'webhook.created': {
+      const d = e.data;
+      return [
+        {
+          kind: 'webhook',
+          doc: {
+            webhookId: d.webhookId,
+            tenantId: e.tenantId,
+            url: d.url,
+            events: d.events,
+            description: d.description,
+            enabled: d.enabled,
+            secretCiphertext: d.secretCiphertext,
+            createdAt: at,
+            updatedAt: at,
+            disabledReason: null,
+            deletedAt: null,
+          },
+        },
+      ];
+    }
+    case 'webhook.updated': {
+      const patch: Partial<WebhookDoc> = { ...e.data.changes, updatedAt: at };
+      // Turning a webhook back on clears the reason it was turned off.
+      if (e.data.changes.enabled === true) patch.disabledReason = null;
+      return [{ kind: 'webhook-patch', tenantId: e.tenantId, webhookId: e.data.webhookId, patch }];
+    }
+    case 'webhook.deleted':
+      return [{ kind: 'webhook-patch', tenantId: e.tenantId, webhookId: e.data.webhookId, patch: { enabled: false, deletedAt: at, updatedAt: at } }];
+    case 'webhook.auto_disabled':
+      return [
+        {
+          kind: 'webhook-patch',
+          tenantId: e.tenantId,
+          webhookId: e.data.webhookId,
+          patch: { enabled: false, disabledReason: e.data.reason, updatedAt: at },
+        },
+      ];
+    case 'webhook.delivery.scheduled': {
+      const d = e.data;
+      return [
+        {
+          kind: 'delivery',
+          doc: {
+            deliveryId: d.deliveryId,
+            tenantId: e.tenantId,
+            webhookId: d.webhookId,
+            target: d.target,
+            eventId: d.eventId,
+            eventType: d.eventType,
+            payload: d.payload,
+            state: 'pending',
+            attempts: 0,
+            nextAttemptAt: d.dueAt,
+            lastError: null,
+            createdAt: at,
+            updatedAt: at,
+          },
+        },
+      ];
+    }
+    case 'webhook.delivery.attempted': {
+      const d = e.data;
+      const state = d.status === 'succeeded' ? 'succeeded' : d.nextAttemptAt ? 'pending' : 'failed';
+      const writes: WebhookDocWrite[] = [
+        {
+          kind: 'delivery-attempt',
+          doc: {
+            deliveryId: d.deliveryId,
+            tenantId: e.tenantId,
+            webhookId: d.webhookId,
+            eventId: d.eventId,
+            eventType: d.eventType,
+            attempt: d.attempt,
+            status: d.status,
+            url: d.url,
+            responseCode: d.responseCode,
+            durationMs: d.durationMs,
+            error: d.error,
+            nextAttemptAt: d.nextAttemptAt,
+            test: d.test,
+            timestamp: at,
+          },
+        },
+      ];
+      if (!d.test) {
+        writes.push({
+          kind: 'delivery-patch',
+          tenantId: e.tenantId,
+          deliveryId: d.deliveryId,
+          patch: { state, attempts: d.attempt, nextAttemptAt: d.nextAttemptAt, lastError: d.error, updatedAt: at },
+        });
+      }
+      return writes;
+    }
+    case 'webhook.delivery.cancelled':
+      return [
+        {
+          kind: 'delivery-patch',
+          tenantId: e.tenantId,
+          deliveryId: e.data.deliveryId,
+          patch: { state: 'cancelled', nextAttemptAt: null, lastError: `cancelled: ${e.data.reason}`, updatedAt: at },
+        },
+      ];
+    case 'batch.accepted': {
+      const d = e.data;
+      return [
+        {
+          kind: 'batch',
+          doc: {
+            batchId: d.batchId,
+            tenantId: e.tenantId,
+            policyId: d.policyId,
+            status: 'processing',
+            totalItems: d.items.length,
+            webhookUrl: d.webhookUrl,
+            signingWebhookId: d.signingWebhookId,
+            secretCiphertext: d.secretCiphertext,
+            results: null,
+            succeeded: null,
+            failed: null,
+            error: null,
+            createdAt: at,
+            completedAt: null,
+          },
+        },
+      ];
+    }
+    case 'batch.completed': {
+      const d = e.data;
+      return [
+        {
+          kind: 'batch-patch',
+          tenantId: e.tenantId,
+          batchId: d.batchId,
+          patch: { status: 'completed', results: d.results, succeeded: d.succeeded, failed: d.failed, completedAt: at },
+        },
+      ];
+    }
+    case 'batch.failed':
+      return [{ kind: 'batch-patch', tenantId: e.tenantId, batchId: e.data.batchId, patch: { status: 'failed', error: e.data.error, completedAt: at } }];
+    case 'video.accepted': {
+      const d = e.data;
+      return [
+        {
+          kind: 'batch',
+          doc: {
+            batchId: d.decisionId,
+            kind: 'video',
+            tenantId: e.tenantId,
+            policyId: d.policyId,
+            status: 'processing',
+            totalItems: d.estimatedFrames,
+            webhookUrl: d.webhookUrl ?? '',
+            signingWebhookId: d.signingWebhookId,
+            secretCiphertext: d.secretCiphertext,
+            results: null,
+            succeeded: null,
+            failed: null,
+            error: null,
+            createdAt: at,
+            completedAt: null,
+            video: {
+              source: d.source,
+              extraction: d.extraction,
+              maxDurationSeconds: d.maxDurationSeconds,
+              language: d.language,
+              metadata: d.metadata,
+              estimatedFrames: d.estimatedFrames,
+            },
+            videoProgress: null,
+            stoppedOnBlock: false,
+          },
+        },
+      ];
+    }
+    case 'video.progress': {
+      const d = e.data;
+      // A checkpoint carries every frame so far: the patch replaces the progress whole.
+      return [
+        {
+          kind: 'batch-patch',
+          tenantId: e.tenantId,
+          batchId: d.decisionId,
+          patch: {
+            totalItems: d.framesTotal,
+            videoProgress: {
+              mediaSha256: d.mediaSha256,
+              probe: d.probe,
+              framesTotal: d.framesTotal,
+              framesProcessed: d.framesProcessed,
+              frames: d.frames,
+              progressAt: at,
+            },
+          },
+        },
+      ];
+    }
+    case 'video.completed':
+      return [
+        {
+          kind: 'batch-patch',
+          tenantId: e.tenantId,
+          batchId: e.data.decisionId,
+          patch: { status: 'completed', completedAt: at, stoppedOnBlock: e.data.stoppedOnBlock },
+        },
+      ];
+    case 'video.failed':
+      return [{ kind: 'batch-patch', tenantId: e.tenantId, batchId: e.data.decisionId, patch: { status: 'failed', error: e.data.error, completedAt: at } }];
     default: {
       const exhaustive: never = e;
       return exhaustive;

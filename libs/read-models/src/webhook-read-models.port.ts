@@ -1,7 +1,7 @@
 import { BatchDoc, DeliveryAttemptDoc, DeliveryDoc, WebhookDoc } from './documents';
 
 /**
- * The webhook, delivery and batch part of ReadModels (filled from `toWebhookDocWrites`),
+ * The webhook, delivery and batch part of ReadModels (filled from `toDocWrites`),
  * named for what needs only it (the webhook dispatcher). Tenant-scoped, except
  * `listPendingDeliveries`, which is the dispatcher's recovery after a restart.
  */

@@ -34,9 +34,19 @@ import {
 } from './es-generations';
 import { aliasName, DOC_TYPES, docId, DocType, indexName, newGenerationName } from './es-index-layout';
 import { decisionSearch, guardrailCountsOf, guardrailCountsSearch } from './es-queries';
-import { EsDecision, EsGuardrailPolicyVersion, fromEsDecision, fromEsGuardrailPolicyVersion, planWrites, refKey, refsToRead } from './es-write-plan';
+import {
+  EsDecision,
+  EsDeliveryAttempt,
+  EsGuardrailPolicyVersion,
+  fromEsDecision,
+  fromEsDeliveryAttempt,
+  fromEsGuardrailPolicyVersion,
+  planWrites,
+  refKey,
+  refsToRead,
+  StoredDoc,
+} from './es-write-plan';
 import { attemptWithStatusSearch, deliveryAttemptsSearch, liveWebhooksSearch, pendingDeliveriesSearch } from './es-webhook-queries';
-import { EsDeliveryAttempt, fromEsDeliveryAttempt, planWebhookWrites, StoredDoc, webhookRefsToRead } from './es-webhook-write-plan';
 import { Partition, PositionPoller } from './position-poller';
 import { CoalescedRefresh } from './coalesced-refresh';
 
@@ -69,7 +79,7 @@ const LIST_MAX = 10_000;
  *
  * Positions (next offset per topic/partition) are documents of the generation, written
  * after the batch's documents: a crash in between re-applies the batch, which changes
- * nothing (see es-write-plan, es-webhook-write-plan). Any process can wait for them (`waitFor` polls them).
+ * nothing (see es-write-plan). Any process can wait for them (`waitFor` polls them).
  *
  * The projector does not refresh after its batches (reads by id are realtime; a forced
  * refresh per batch was most of its cost). A search refreshes its index first when this
@@ -229,10 +239,9 @@ export class ElasticsearchReadModels implements ReadModels {
     // Below the stored position of its partition an event is applied already.
     const fresh = batch.filter((e) => !this.applied.reached([e]));
     if (fresh.length > 0) {
-      const refs = [...refsToRead(fresh), ...webhookRefsToRead(fresh)];
+      const refs = refsToRead(fresh);
       const stored = refs.length > 0 ? await this.mgetWritten(refs) : new Map<string, StoredDoc>();
-      const sources = new Map([...stored].map(([k, s]) => [k, s.doc]));
-      const writes = [...planWrites(fresh, sources), ...planWebhookWrites(fresh, stored)];
+      const writes = planWrites(fresh, stored);
       if (writes.length > 0) {
         const ops = bulkOperations(writes, (type) => this.writeIndex(type));
         const res = await this.client.bulk({ operations: ops });

@@ -20,7 +20,6 @@ import {
 import { DocWrite, toDocWrites } from '../projection';
 import { ProjectedEvent, ReadModels } from '../read-models.port';
 import { PositionWaiters } from '../position-waiters';
-import { toWebhookDocWrites } from '../webhook-projection';
 import { PendingCursor } from '../webhook-read-models.port';
 import { SqliteWebhookStore, WEBHOOK_SCHEMA } from './sqlite-webhooks.store';
 
@@ -207,7 +206,6 @@ export class SqliteReadModels implements ReadModels {
     this.db.transaction(() => {
       for (const stored of batch) {
         for (const w of toDocWrites(stored.event)) this.write(w, stored.offset);
-        for (const w of toWebhookDocWrites(stored.event)) this.webhooks.write(w, stored.offset);
         const k = `${stored.topic}:${stored.partition}`;
         const next = stored.offset + 1;
         if ((advanced.get(k)?.next ?? -1) < next) advanced.set(k, { topic: stored.topic, partition: stored.partition, next });
@@ -242,6 +240,14 @@ export class SqliteReadModels implements ReadModels {
       case 'guardrail-policy-version':
         s.insertGuardrailPolicyVersion.run(w.doc.tenantId, w.doc.projectId, w.doc.version, pos, JSON.stringify(w.doc));
         return;
+      case 'webhook':
+      case 'webhook-patch':
+      case 'delivery':
+      case 'delivery-patch':
+      case 'delivery-attempt':
+      case 'batch':
+      case 'batch-patch':
+        return this.webhooks.write(w, pos);
       default: {
         const exhaustive: never = w;
         return exhaustive;

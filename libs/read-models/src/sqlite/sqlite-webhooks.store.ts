@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { BatchDoc, DeliveryAttemptDoc, DeliveryDoc, WebhookDoc } from '../documents';
-import { WebhookDocWrite } from '../webhook-projection';
+import { WebhookDocWrite } from '../projection';
 import { PendingCursor, WebhookReadModels } from '../webhook-read-models.port';
 
 export const WEBHOOK_SCHEMA = `

@@ -1,8 +1,7 @@
 import { envelope } from '@cds/events';
 import { ProjectedEvent } from '../read-models.port';
 import { docId } from './es-index-layout';
-import { planWebhookWrites, StoredDoc, webhookRefsToRead } from './es-webhook-write-plan';
-import { refKey } from './es-write-plan';
+import { planWrites, refKey, refsToRead, StoredDoc } from './es-write-plan';
 
 const at = (offset: number, event: ProjectedEvent['event'], partition = 0): ProjectedEvent => ({ topic: 'deliveries', partition, offset, event });
 const scheduled = (deliveryId: string, dueAt = '2026-01-01T00:00:10.000Z') =>
@@ -32,15 +31,13 @@ const attempted = (deliveryId: string, attempt: number, test = false) =>
   });
 const d1 = refKey('deliveries', docId('t1', 'd1'));
 
-describe('planWebhookWrites', () => {
+describe('planWrites', () => {
   it('reads only the documents the batch patches', () => {
-    expect(webhookRefsToRead([at(0, scheduled('d1')), at(1, attempted('d1', 1)), at(2, scheduled('d2'))])).toEqual([
-      { type: 'deliveries', id: docId('t1', 'd1') },
-    ]);
+    expect(refsToRead([at(0, scheduled('d1')), at(1, attempted('d1', 1)), at(2, scheduled('d2'))])).toEqual([{ type: 'deliveries', id: docId('t1', 'd1') }]);
   });
 
   it('folds a creation and its patches of one batch into one write, versioned by the last offset', () => {
-    const writes = planWebhookWrites([at(4, scheduled('d1')), at(5, attempted('d1', 1)), at(6, attempted('d1', 2))], new Map());
+    const writes = planWrites([at(4, scheduled('d1')), at(5, attempted('d1', 1)), at(6, attempted('d1', 2))], new Map());
     const delivery = writes.find((w) => w.type === 'deliveries');
     expect(delivery).toMatchObject({ op: 'index', id: docId('t1', 'd1'), version: 7, doc: { state: 'pending', attempts: 2, eventId: 'evt-d1' } });
     expect(writes.filter((w) => w.type === 'delivery_attempts').map((w) => [w.op, w.id, (w.doc as { pos: number }).pos])).toEqual([
@@ -54,13 +51,13 @@ describe('planWebhookWrites', () => {
       [d1, { doc: { deliveryId: 'd1', tenantId: 't1', state: 'pending', attempts: 1, createdAt: 'first' }, version: 6 }],
     ]);
     // Offsets 4 and 5 are applied already (version 6): nothing to write for the delivery.
-    expect(planWebhookWrites([at(4, scheduled('d1')), at(5, attempted('d1', 1))], stored).filter((w) => w.type === 'deliveries')).toEqual([]);
-    const [write] = planWebhookWrites([at(4, scheduled('d1')), at(9, attempted('d1', 2))], stored).filter((w) => w.type === 'deliveries');
+    expect(planWrites([at(4, scheduled('d1')), at(5, attempted('d1', 1))], stored).filter((w) => w.type === 'deliveries')).toEqual([]);
+    const [write] = planWrites([at(4, scheduled('d1')), at(9, attempted('d1', 2))], stored).filter((w) => w.type === 'deliveries');
     expect(write).toMatchObject({ op: 'index', version: 10, doc: { attempts: 2, createdAt: 'first' } });
   });
 
   it('patches no document that is not there (a test delivery has only its attempt)', () => {
-    const writes = planWebhookWrites([at(3, attempted('test-1', 1, true)), at(4, attempted('d9', 1))], new Map());
+    const writes = planWrites([at(3, attempted('test-1', 1, true)), at(4, attempted('d9', 1))], new Map());
     expect(writes.map((w) => [w.op, w.type])).toEqual([
       ['create', 'delivery_attempts'],
       ['create', 'delivery_attempts'],
