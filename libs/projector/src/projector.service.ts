@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { TOPICS } from '@cds/events';
 import { EVENT_LOG, EventLog, LogFollower } from '@cds/event-log';
-import { READ_MODELS, ReadModels } from '@cds/read-models';
+import { hasLiveGenerations, LiveGenerations, READ_MODELS, ReadModels } from '@cds/read-models';
 import { Metrics } from '@cds/metrics';
 import { liftBatch, replayPass } from './replay-pass';
 
@@ -28,15 +28,16 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
   onApplicationBootstrap(): void {
     this.follow();
     this.metrics?.gauge('cds_projector_lag_events', 'Events on the log not yet in the read models, by topic', ['topic'], async (set) => {
-      const applied = this.readModels.appliedNextOffsets?.() ?? new Map<string, number>();
+      const applied = this.readModels.appliedNextOffsets();
       for (const topic of TOPICS) {
         let behind = 0;
         for (const [partition, end] of await this.log.endOffsets(topic)) behind += Math.max(0, end - (applied.get(`${topic}:${partition}`) ?? 0));
         set({ topic }, behind);
       }
     });
-    if (this.readModels.servedGeneration) {
-      this.generationCheck = setInterval(() => void this.followPromotedGeneration(), 1000);
+    const rm = this.readModels;
+    if (hasLiveGenerations(rm)) {
+      this.generationCheck = setInterval(() => void this.followPromotedGeneration(rm), 1000);
       this.generationCheck.unref();
     }
   }
@@ -48,20 +49,20 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
    * replays the log; what it holds is skipped). The old generation's group had no part
    * in the rebuild, so nothing applied there is lost.
    */
-  private async followPromotedGeneration(): Promise<void> {
+  private async followPromotedGeneration(rm: ReadModels & LiveGenerations): Promise<void> {
     if (this.switching || !this.follower) return;
     this.switching = true;
     try {
-      const requested = await this.readModels.pendingPromotion?.();
-      if (requested && requested.generation !== this.readModels.generation() && (await requested.claim())) {
-        await this.takeOverPromotion(requested.generation);
+      const requested = await rm.pendingPromotion();
+      if (requested && requested.generation !== rm.generation() && (await requested.claim())) {
+        await this.takeOverPromotion(rm, requested.generation);
         return;
       }
-      const served = await this.readModels.servedGeneration!();
-      if (!served || served === this.readModels.generation()) return;
+      const served = await rm.servedGeneration();
+      if (!served || served === rm.generation()) return;
       await this.follower.stop();
       this.follower = null;
-      await this.readModels.switchGeneration!(served);
+      await rm.switchGeneration(served);
     } catch (err) {
       this.logger.error(`switching to the promoted read-model generation failed: ${(err as Error).message}; projecting on`);
     } finally {
@@ -76,21 +77,21 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
    * log's end from its own positions, swap the aliases, then follow the log into it.
    * Writes answered meanwhile wait for their projection as at any other time.
    */
-  private async takeOverPromotion(generation: string): Promise<void> {
+  private async takeOverPromotion(rm: ReadModels & LiveGenerations, generation: string): Promise<void> {
     const started = Date.now();
-    const previous = this.readModels.generation();
+    const previous = rm.generation();
     await this.follower!.stop();
     this.follower = null;
     try {
-      await this.readModels.switchGeneration!(generation, { keepPrevious: true });
-      const events = await replayPass(this.log, this.readModels, this.readModels.appliedNextOffsets!(), this.logger);
-      await this.readModels.promote!();
+      await rm.switchGeneration(generation, { keepPrevious: true });
+      const events = await replayPass(this.log, rm, rm.appliedNextOffsets(), this.logger);
+      await rm.promote();
       this.logger.log(`promoted read-model generation ${generation} after catching up ${events} events in ${Date.now() - started} ms`);
     } catch (err) {
       // Back to serving the old generation; the rebuilt one is left for the operator
       // (the rebuild reports the failure) rather than half-promoted.
       this.logger.error(`promoting read-model generation ${generation} failed: ${(err as Error).message}; staying on ${previous}`);
-      await this.readModels.switchGeneration!(previous, { keepPrevious: true });
+      await rm.switchGeneration(previous, { keepPrevious: true });
     }
   }
 

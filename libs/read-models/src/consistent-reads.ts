@@ -3,19 +3,7 @@ import type { Topic } from '@cds/events';
 import type { ReadModels } from './read-models.port';
 import type { WebhookReadModels } from './webhook-read-models.port';
 
-type QueryMethod = Exclude<
-  keyof ReadModels,
-  | 'applyBatch'
-  | 'waitFor'
-  | 'generation'
-  | 'healthy'
-  | 'close'
-  | 'servedGeneration'
-  | 'switchGeneration'
-  | 'promote'
-  | 'pendingPromotion'
-  | 'appliedNextOffsets'
->;
+type QueryMethod = Exclude<keyof ReadModels, 'applyBatch' | 'waitFor' | 'generation' | 'healthy' | 'close' | 'appliedNextOffsets'>;
 
 /** The topics whose events a query reads: it waits until they are applied up to the log's end. */
 export const QUERY_TOPICS: Record<QueryMethod | keyof WebhookReadModels, readonly Topic[]> = {

@@ -43,22 +43,39 @@ export interface ReadModels extends WebhookReadModels {
   /** Counts of the project's guardrail decisions with `from <= timestamp < to` (ISO 8601 UTC). */
   guardrailCounts(tenantId: string, projectId: string, from: string, to: string): Promise<GuardrailCounts>;
 
+  /** Next offset applied per `topic:partition`, as this instance knows it. */
+  appliedNextOffsets(): Map<string, number>;
+
   healthy(): Promise<boolean>;
   close(): Promise<void>;
+}
 
-  /** Only where a rebuild in another process can replace the served generation while this
-   * one writes (Elasticsearch): the generation served right now. */
-  servedGeneration?(): Promise<string | null>;
+/**
+ * Read models whose served generation a rebuild in another process can replace while
+ * this instance writes (Elasticsearch, behind aliases). SQLite has none of this: its
+ * rebuild needs the service stopped.
+ */
+export interface LiveGenerations {
+  /** The generation served right now. */
+  servedGeneration(): Promise<string | null>;
   /** Write into `generation` from now on, skipping what its stored positions say it has:
    * the projector stops its batches, switches, and follows the log again from there.
    * The generation written so far is deleted, unless `keepPrevious` (it is still served:
    * a takeover of a promotion, which `promote()` then completes). */
-  switchGeneration?(generation: string, o?: { keepPrevious?: boolean }): Promise<void>;
+  switchGeneration(generation: string, o?: { keepPrevious?: boolean }): Promise<void>;
   /** Serve this instance's generation (atomic alias swap) and delete the one it replaces. */
-  promote?(): void | Promise<void>;
+  promote(): Promise<void>;
   /** A rebuild elsewhere asks for its generation to be promoted; `claim()` takes the
    * request (true for exactly one taker). */
-  pendingPromotion?(): Promise<{ generation: string; claim: () => Promise<boolean> } | null>;
-  /** Next offset applied per `topic:partition`, as this instance knows it. */
-  appliedNextOffsets?(): Map<string, number>;
+  pendingPromotion(): Promise<{ generation: string; claim: () => Promise<boolean> } | null>;
+}
+
+export function hasLiveGenerations(rm: ReadModels): rm is ReadModels & LiveGenerations {
+  const g = rm as Partial<LiveGenerations>;
+  return (
+    typeof g.servedGeneration === 'function' &&
+    typeof g.switchGeneration === 'function' &&
+    typeof g.promote === 'function' &&
+    typeof g.pendingPromotion === 'function'
+  );
 }

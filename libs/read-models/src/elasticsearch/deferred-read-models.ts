@@ -60,6 +60,8 @@ export function deferredReadModels(opening: Promise<ReadModels>, o: { waitMs: nu
       }
       if (typeof prop === 'symbol') return undefined;
       if (prop === 'healthy') return async () => false;
+      // Nothing applied that this process knows of.
+      if (prop === 'appliedNextOffsets') return () => new Map<string, number>();
       if (prop === 'close') {
         return async () => {
           closed = true;

@@ -14,7 +14,7 @@ import {
   WebhookDoc,
 } from '../documents';
 import { PositionWaiters } from '../position-waiters';
-import { ProjectedEvent, ReadModels } from '../read-models.port';
+import { LiveGenerations, ProjectedEvent, ReadModels } from '../read-models.port';
 import { PendingCursor } from '../webhook-read-models.port';
 import { bulkOperations, failuresOf, ReadModelsLogger } from './es-bulk';
 import { asUnavailable, isNotFound } from './es-errors';
@@ -88,7 +88,7 @@ const LIST_MAX = 10_000;
  * does), so what a reader waited for is what it finds. Refreshes are shared by
  * concurrent searches (CoalescedRefresh).
  */
-export class ElasticsearchReadModels implements ReadModels {
+export class ElasticsearchReadModels implements ReadModels, LiveGenerations {
   private applied = new PositionWaiters();
   private readonly refresher = new CoalescedRefresh(async (index) => {
     await this.client.indices.refresh({ index });
