@@ -3,8 +3,8 @@ import { Metrics } from '@cds/metrics';
 import { withRequestId } from '@cds/logging';
 import { DomainError } from '@cds/errors';
 import { BatchAccepted, BatchCompleted, BatchFailed, envelope } from '@cds/events';
-import { EVENT_LOG, EventLog, LogFollower, StoredEvent } from '@cds/event-log';
-import { liftBatch, READ_MODELS, ReadModels } from '@cds/read-models';
+import { EVENT_LOG, EventLog, liftBatch, LogFollower, StoredEvent } from '@cds/event-log';
+import { READ_MODELS, ReadModels } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { BatchChecker } from './batch-checker.service';
 

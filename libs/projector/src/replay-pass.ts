@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { TOPICS } from '@cds/events';
-import { EventLog } from '@cds/event-log';
-import { liftBatch, ReadModels } from '@cds/read-models';
+import { EventLog, liftBatch } from '@cds/event-log';
+import { ReadModels } from '@cds/read-models';
 
 export { liftBatch };
 

@@ -25,6 +25,5 @@ export { ElasticsearchReadModels } from './elasticsearch/elasticsearch-read-mode
 export type { ElasticsearchReadModelsOptions } from './elasticsearch/elasticsearch-read-models.adapter';
 export { openElasticsearchWithRetry } from './elasticsearch/open-with-retry';
 export { deferredReadModels } from './elasticsearch/deferred-read-models';
-export { liftBatch } from './lift-batch';
 export { consistentReadModels, CoalescedEnds, LogEnds, QUERY_TOPICS } from './consistent-reads';
 export { LogVersionedCache } from './log-versioned-cache';

@@ -1,12 +1,9 @@
-import { LogPosition } from '@cds/event-log';
-import { DomainEvent } from '@cds/events';
+import { LiftedEvent, LogPosition } from '@cds/event-log';
 import { WebhookReadModels } from './webhook-read-models.port';
 import { DecisionDoc, DecisionFilter, GuardrailCounts, GuardrailDecisionDoc, GuardrailPolicyVersionDoc, KeyDoc, PolicyDoc } from './documents';
 
-/** An event read from the log and lifted to its current schema. */
-export interface ProjectedEvent extends LogPosition {
-  event: DomainEvent;
-}
+/** An event read from the log and lifted to its current schema (`liftBatch`). */
+export type ProjectedEvent = LiftedEvent;
 
 export const READ_MODELS = Symbol('READ_MODELS');
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Metrics } from '@cds/metrics';
 import { AppConfig } from '@cds/config';
-import { DomainEvent, EventSchemaError, Topic, upcast, validateEvent } from '@cds/events';
-import { EVENT_LOG, EventLog, LogFollower, LogPosition, StoredEvent } from '@cds/event-log';
+import { Topic, validateEvent } from '@cds/events';
+import { EVENT_LOG, EventLog, liftBatch, LogFollower, LogPosition, StoredEvent } from '@cds/event-log';
 import { READ_MODELS, ReadModels } from '@cds/read-models';
 import { parseRetrySchedule } from '@cds/webhooks';
 import { DeliveryAttempter } from './delivery-attempter';
@@ -99,7 +99,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async handle(batch: StoredEvent[]): Promise<void> {
-    const { scheduled, pending } = await this.fanOut!.plan(lift(batch, this.logger));
+    const { scheduled, pending } = await this.fanOut!.plan(liftBatch(batch, this.logger).map((e) => e.event));
     if (scheduled.length > 0) {
       for (const e of scheduled) validateEvent(e);
       await this.log.append('deliveries', scheduled); // a throw redelivers the batch: nothing is checkpointed
@@ -140,17 +140,4 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.follower = null;
     await this.queue?.stop();
   }
-}
-
-function lift(batch: StoredEvent[], logger: Logger): DomainEvent[] {
-  const out: DomainEvent[] = [];
-  for (const s of batch) {
-    try {
-      out.push(upcast(s.event));
-    } catch (err) {
-      if (!(err instanceof EventSchemaError)) throw err;
-      logger.error(`skipped ${s.topic}/${s.partition}@${s.offset} (${s.event?.type}): ${err.message}`);
-    }
-  }
-  return out;
 }

@@ -1,11 +1,15 @@
 import { DomainEvent, EventSchemaError, upcast } from '@cds/events';
-import { StoredEvent } from '@cds/event-log';
-import { ProjectedEvent } from './read-models.port';
+import { LogPosition, StoredEvent } from './event-log.port';
+
+/** A stored event lifted to its current schema, with its log position. */
+export interface LiftedEvent extends LogPosition {
+  event: DomainEvent;
+}
 
 /** Lift stored events to their current schema. An event that cannot be read is parked
  * (logged with its position and skipped) rather than blocking the stream forever. */
-export function liftBatch(batch: StoredEvent[], logger: { error(message: string): void }): ProjectedEvent[] {
-  const out: ProjectedEvent[] = [];
+export function liftBatch(batch: StoredEvent[], logger: { error(message: string): void }): LiftedEvent[] {
+  const out: LiftedEvent[] = [];
   for (const s of batch) {
     let event: DomainEvent;
     try {
