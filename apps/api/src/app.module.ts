@@ -6,7 +6,7 @@ import { ProvidersModule } from '@cds/providers';
 import { BlobStoreModule } from '@cds/blob-store';
 import { MetricsModule } from '@cds/metrics';
 import { ProjectorModule } from '@cds/projector';
-import { WorkerModule } from '@cds/worker';
+import { WebhookDispatchModule } from '@cds/webhook-dispatch';
 import { ApiModule } from './api.module';
 import { AsyncBatchModule } from '@cds/checks';
 import { AdminKey } from './keys/admin-key';
@@ -28,7 +28,7 @@ export class AppModule {
         MetricsModule.forRoot(config.ROLE),
         { module: AdminKeyModule, global: true, providers: [{ provide: AdminKey, useValue: admin }], exports: [AdminKey] },
         ApiModule,
-        ...(embedded ? [ProjectorModule, WorkerModule, AsyncBatchModule] : []),
+        ...(embedded ? [ProjectorModule, WebhookDispatchModule, AsyncBatchModule] : []),
       ],
     };
   }

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { ConfigError, ConfigModule, loadConfig } from '@cds/config';
 import { EVENT_LOG, EventLog, EventLogModule } from '@cds/event-log';
 import { ReadModelsModule } from '@cds/read-models';
-import { WebhookDispatcher, WorkerModule } from '@cds/worker';
+import { WebhookDispatcher, WebhookDispatchModule } from '@cds/webhook-dispatch';
 import { ReadinessChecks, serveProbes, stopOnSignal } from '@cds/probes';
 import { AsyncBatchModule, AsyncBatchRunner, VideoJobRunner } from '@cds/checks';
 import { ProvidersModule } from '@cds/providers';
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
       ProvidersModule.forRoot(),
       BlobStoreModule.forRoot(),
       MetricsModule.forRoot('worker'),
-      WorkerModule,
+      WebhookDispatchModule,
       AsyncBatchModule,
     ],
   })
