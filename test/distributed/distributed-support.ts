@@ -42,9 +42,12 @@ export class CheckLoad {
   private running = true;
   private readonly loops: Promise<void>[];
 
+  /** `pauseMs` between a writer's requests: a steady stream rather than all the
+   * deployment can take, where the test is about something else than load. */
   constructor(
     private readonly api: ApiClient,
     writers = 12,
+    private readonly pauseMs = 0,
   ) {
     this.loops = Array.from({ length: writers }, (_, w) => this.loop(w));
   }
@@ -54,8 +57,10 @@ export class CheckLoad {
       const content = `writer ${w} message ${i} ${randomUUID()}`;
       try {
         const r = await this.api.post('/v1/check', { content, policyId: 'default' });
-        if (r.status === 200) this.acknowledged.set(r.body.decisionId, content);
-        else {
+        if (r.status === 200) {
+          this.acknowledged.set(r.body.decisionId, content);
+          if (this.pauseMs > 0) await sleep(this.pauseMs);
+        } else {
           this.failures.push(`${r.status} ${r.text}`);
           await sleep(20);
         }

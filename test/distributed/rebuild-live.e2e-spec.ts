@@ -4,7 +4,10 @@ import * as path from 'node:path';
 import { ApiClient, Topology } from '@cds/testing';
 import { CheckLoad, expectLogAndReadModelsAgree, sleep, startTopology } from './distributed-support';
 
-jest.setTimeout(240_000);
+// Bounds for a hang, not a speed check (bench:distributed measures the rebuild): above
+// the rebuild's own waits (index creation on a busy node up to 2 × 100 s, the live
+// projector's promotion up to 120 s), so a slow rebuild reports its own error.
+jest.setTimeout(480_000);
 
 const PROJECTOR_MAIN = path.resolve(__dirname, '../../dist/apps/projector/src/main.js');
 
@@ -32,7 +35,7 @@ function runRebuild(topology: Topology): Promise<{ events: number; generation: s
   });
 }
 
-const REBUILD_TIMEOUT_MS = 200_000;
+const REBUILD_TIMEOUT_MS = 400_000;
 const tail = (text: string, lines: number) => text.trim().split('\n').slice(-lines).join('\n');
 
 /** A failed rebuild's message: how it ended, what it logged, what the live projector
@@ -129,7 +132,10 @@ describe('distributed: rebuild beside the live services', () => {
     topology = await startTopology('rebuild-live');
     const api = new ApiClient(topology.baseUrl, topology.options.adminKey);
     const before = await servedGeneration(topology);
-    const load = new CheckLoad(api, 6);
+    // A steady stream of writes, not all the deployment can take: on a slower machine
+    // that saturating load starved Elasticsearch's cluster-state work (CI runs saw the
+    // rebuild's index creation pass 10 s, then the whole rebuild pass 200 s).
+    const load = new CheckLoad(api, 3, 10);
     let reads: ReadLoad | undefined;
     let rebuilt: { events: number; generation: string };
     try {
