@@ -48,34 +48,23 @@ export class PartitionReader {
    * The next offset to be written in each partition of `topic` (its high watermark): one
    * ListOffsets request to the leader. kafkajs' admin `fetchTopicOffsets` sends two in a
    * row (the latest and the earliest offsets), and a read waits on this for every
-   * consistent query. Retries on stale metadata as `fetch` does.
+   * consistent query.
    */
-  async endOffsets(topic: string): Promise<Map<number, number>> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.connect();
-        await this.cluster.addTargetTopic(topic);
-        await this.cluster.refreshMetadataIfNecessary();
-        const partitions = this.cluster.findTopicPartitionMetadata(topic).map((p: any) => ({ partition: p.partitionId }));
-        const [answer] = await this.cluster.fetchTopicsOffset([{ topic, fromBeginning: false, partitions }]);
-        return new Map((answer?.partitions ?? []).map((p: any) => [Number(p.partition), Number(p.offset)]));
-      } catch (e: any) {
-        if (!isStale(e) || attempt >= 2) throw e;
-        await this.cluster.refreshMetadata().catch(() => undefined);
-      }
-    }
+  endOffsets(topic: string): Promise<Map<number, number>> {
+    return this.withMetadata(topic, async (partitions) => {
+      const [answer] = await this.cluster.fetchTopicsOffset([
+        { topic, fromBeginning: false, partitions: partitions.map((p: any) => ({ partition: p.partitionId })) },
+      ]);
+      return new Map((answer?.partitions ?? []).map((p: any) => [Number(p.partition), Number(p.offset)]));
+    });
   }
 
   /** Records of `topic`/`partition` from `offset` on (the first record batch may start
-   * before `offset`: the caller filters), up to about `maxBytes`. Retries once on stale
-   * metadata (leader moved, broker reconnected). */
+   * before `offset`: the caller filters), up to about `maxBytes`. */
   async fetch(topic: string, partition: number, offset: number, maxBytes: number): Promise<PartitionFetch> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.connect();
-        await this.cluster.addTargetTopic(topic);
-        await this.cluster.refreshMetadataIfNecessary();
-        const meta = this.cluster.findTopicPartitionMetadata(topic).find((p: any) => p.partitionId === partition);
+    try {
+      return await this.withMetadata(topic, async (partitions) => {
+        const meta = partitions.find((p: any) => p.partitionId === partition);
         if (!meta) throw new RangeError(`partition ${partition} does not exist in topic ${topic}`);
         const broker = await this.cluster.findBroker({ nodeId: String(meta.leader) });
         const response = await broker.fetch({
@@ -89,8 +78,24 @@ export class PartitionReader {
         const p = response.responses?.[0]?.partitions?.find((x: any) => x.partition === partition);
         if (!p) return { records: [], highWatermark: offset };
         return { records: p.messages as RawRecord[], highWatermark: Number(p.highWatermark) };
+      });
+    } catch (e: any) {
+      if (e?.type === 'OFFSET_OUT_OF_RANGE') return { records: [], highWatermark: -1 };
+      throw e;
+    }
+  }
+
+  /** Runs `request` with the topic's partition metadata, connected; on an error after
+   * which that metadata may be stale (leader moved, broker reconnected) it refreshes the
+   * metadata and asks again, twice at most. */
+  private async withMetadata<T>(topic: string, request: (partitions: any[]) => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.connect();
+        await this.cluster.addTargetTopic(topic);
+        await this.cluster.refreshMetadataIfNecessary();
+        return await request(this.cluster.findTopicPartitionMetadata(topic));
       } catch (e: any) {
-        if (e?.type === 'OFFSET_OUT_OF_RANGE') return { records: [], highWatermark: -1 };
         if (!isStale(e) || attempt >= 2) throw e;
         await this.cluster.refreshMetadata().catch(() => undefined);
       }
