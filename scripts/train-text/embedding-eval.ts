@@ -1,0 +1,122 @@
+/**
+ * Evaluates the committed embedding heads on held-out test rows, next to the n-gram model
+ * on the same rows, and writes libs/providers/src/local-embedding/model/MODEL_CARD.md.
+ *
+ *   nice npm run eval:text:embedding -- [--data-dir <dir>] [--no-cross]
+ *
+ * Figures: per category and any-unsafe (AUPRC, P/R/F1 at 0.5, recall at the default
+ * policy's thresholds), per language, per dataset, hard-negative false positives, the
+ * cascade's clearing rate and recall cost, cross-dataset refits for every category, and
+ * the hand-written 17-language set (multilingual-cases.fixtures.json) through the real scorer.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'fs';
+import { join } from 'path';
+import { EmbeddingHeadsFile, parseEmbeddingHeads } from '../../libs/providers/src/local-embedding/embedding-heads';
+import { locateE5Model } from '../../libs/providers/src/local-embedding/e5-model-files';
+import { LOCAL_TEXT_CATEGORIES, LocalTextClassifier, SUPPORTED_LANGUAGES } from '@cds/providers';
+import { PROJECT_ROOT, dataDirFrom, parseArgs } from './cli-options';
+import { loadCorpus } from './corpus/corpus';
+import { EmbeddingCache } from './embedding-cache';
+import { CrossRow, anyUnsafeLabel, crossDataset } from './embedding-cross';
+import { LabelOptions, selectRows } from './embedding-data';
+import { ensureEmbedded, rowEmbeddings } from './embedding-features';
+import { CaseResult, runMultilingualCases } from './embedding-cases';
+import { BenchResult, renderModelCard } from './embedding-report';
+import { DEFAULT_POLICY_THRESHOLDS, cascadeRecallLoss, cascadeScored, embeddingScored, ngramScored, recallAtPolicy } from './embedding-scoring';
+import { EMBEDDING_MANIFEST_FILE, EMBEDDING_MODEL_DIR } from './embedding-train';
+import { Scored } from './evaluate';
+import { averagePrecision } from './metrics';
+
+export interface Manifest {
+  trainedAt: string;
+  trainingSeconds: number;
+  labels: LabelOptions;
+  data: { corpusSha256: string; rows: { train: number; dev: number }; seeds: number; seedWeight: number };
+  heads: Record<string, { lambda: number; trainPositives: number }>;
+  noHead: { signal: string; trainPositives: number; lodoFolds: number }[];
+  lodo: { signal: string; lambda: number; byLambda: { lambda: number; meanAuprc: number }[]; folds: { dataset: string; auprc: number }[] }[];
+  cascade: { clearBelow: Record<string, number>; maxDevRecallLoss: number } | null;
+}
+
+export function anyUnsafeAuprc(scored: Scored[]): { n: number; positives: number; auprc: number; recallAtPolicy: number } {
+  const s: number[] = [];
+  const y: number[] = [];
+  let caught = 0;
+  for (const r of scored) {
+    const l = anyUnsafeLabel(r.ex);
+    if (l === undefined) continue;
+    s.push(Math.max(...LOCAL_TEXT_CATEGORIES.map((c) => r.categories[c])));
+    y.push(l);
+    if (l === 1 && LOCAL_TEXT_CATEGORIES.some((c) => r.categories[c] >= DEFAULT_POLICY_THRESHOLDS[c])) caught++;
+  }
+  const positives = y.filter(Boolean).length;
+  return { n: y.length, positives, auprc: averagePrecision(s, y), recallAtPolicy: caught / Math.max(1, positives) };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const log = (m: string) => process.stdout.write(`${m}\n`);
+  const heads: EmbeddingHeadsFile = parseEmbeddingHeads(JSON.parse(readFileSync(join(EMBEDDING_MODEL_DIR, 'embedding-heads.json'), 'utf8')));
+  const manifest = JSON.parse(readFileSync(join(EMBEDDING_MODEL_DIR, EMBEDDING_MANIFEST_FILE), 'utf8')) as Manifest;
+  const corpus = loadCorpus(dataDirFrom(args), () => undefined);
+  if (corpus.corpusHash !== manifest.data.corpusSha256) log('WARNING: the data differs from what the heads were trained on (corpus hash mismatch)');
+  const cache = EmbeddingCache.forWeights(locateE5Model().weightsSha256);
+  const testIdx = selectRows(corpus.examples, 'test');
+  log(`scoring ${testIdx.length} held-out test rows (capped)`);
+  await ensureEmbedded(corpus.examples, testIdx, cache, log);
+  const testEmb = rowEmbeddings(corpus.examples, testIdx, cache);
+
+  const ngram = LocalTextClassifier.load();
+  const ng = ngramScored(ngram, corpus.examples, testIdx);
+  const emb = embeddingScored(heads.heads, testEmb.chunks, ng);
+  const cascade = heads.cascade ? cascadeScored(emb, ng, heads.cascade.clearBelow) : null;
+  const cascadeLoss = heads.cascade ? cascadeRecallLoss(emb, ng, heads.cascade.clearBelow) : null;
+
+  let cross: CrossRow[] = [];
+  if (args['no-cross'] !== 'true') {
+    log('cross-dataset refits');
+    const trainIdx = selectRows(corpus.examples, 'train');
+    await ensureEmbedded(corpus.examples, trainIdx, cache, log);
+    const train = { examples: corpus.examples, idx: trainIdx, X: rowEmbeddings(corpus.examples, trainIdx, cache).first };
+    const lambdas = Object.fromEntries(Object.entries(manifest.heads).map(([s, h]) => [s, h.lambda]));
+    cross = crossDataset({
+      train,
+      test: { examples: corpus.examples, idx: testIdx, chunks: testEmb.chunks },
+      heads: heads.heads,
+      lambdas,
+      labels: manifest.labels,
+      log,
+    });
+  }
+
+  log('17-language set through the scorer');
+  const cases: CaseResult[] = await runMultilingualCases({ workers: 1, ngram });
+
+  const benchFile = join(PROJECT_ROOT, 'bench/results/text.json');
+  const bench = existsSync(benchFile) ? (JSON.parse(readFileSync(benchFile, 'utf8')) as BenchResult) : undefined;
+  const md = renderModelCard({
+    bench,
+    manifest,
+    heads,
+    ngram: ng,
+    emb,
+    cascade: cascade && { scored: cascade.scored, cleared: cascade.cleared, loss: cascadeLoss! },
+    cross,
+    cases,
+    languages: SUPPORTED_LANGUAGES,
+    anyUnsafe: { emb: anyUnsafeAuprc(emb), ngram: anyUnsafeAuprc(ng), cascade: cascade ? anyUnsafeAuprc(cascade.scored) : null },
+    recall: (s: Scored[], c) => recallAtPolicy(s, c),
+    testRows: testIdx.length,
+    datasets: corpus.stats.map((s) => s.name),
+  });
+  const out = join(EMBEDDING_MODEL_DIR, 'MODEL_CARD.md');
+  writeFileSync(out, md);
+  log(`wrote ${out}`);
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  });
+}
