@@ -271,6 +271,20 @@ export class AppConfig {
   @IsBoolean()
   IMAGE_MODEL_PRELOAD = true;
 
+  /** The `local` provider's text model: `embedding` (multilingual-e5-small and calibrated
+   * heads, in TEXT_WORKERS threads; installed by `npm run models:fetch`) or `ngram` (the
+   * hashed n-gram model, ~0.05 ms a text, no install step). */
+  @IsIn(['embedding', 'ngram'])
+  LOCAL_TEXT_MODEL: 'embedding' | 'ngram' = 'embedding';
+
+  /** Threads running the text embedding model; each maps the weights (shared pages) and
+   * uses one core. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  TEXT_WORKERS = Math.max(1, os.availableParallelism());
+
   /** Read text in images with Tesseract and score it with the text model. */
   @IsIn(['on', 'off'])
   IMAGE_OCR: 'on' | 'off' = 'on';

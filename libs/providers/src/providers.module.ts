@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Metrics } from '@cds/metrics';
 import { AppConfig } from '@cds/config';
-import { LocalTextClassifier } from './local-text/local-text.classifier';
+import { LocalTextRuntime } from './local/local-text.runtime';
 import { LocalImageModel } from './local/local-image.model';
 import { LocalProvider, LOCAL_PROVIDER } from './local/local.provider';
 import { Modality, ModerationProvider, PROVIDER_REGISTRY } from './port/provider.port';
@@ -16,6 +16,7 @@ import { EXTERNAL_PROVIDERS, externalProvidersFrom } from './external/external-p
 export class ProvidersModule implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     private readonly images: LocalImageModel,
+    private readonly text: LocalTextRuntime,
     private readonly config: AppConfig,
     @Optional() private readonly metrics?: Metrics,
   ) {}
@@ -33,26 +34,38 @@ export class ProvidersModule implements OnApplicationBootstrap, OnApplicationShu
           },
         },
         {
+          provide: LocalTextRuntime,
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) => {
+            const logger = new Logger('LocalTextModel');
+            return new LocalTextRuntime({ kind: config.LOCAL_TEXT_MODEL, workers: config.TEXT_WORKERS, log: (level, message) => logger[level](message) });
+          },
+        },
+        {
           provide: PROVIDER_REGISTRY,
-          inject: [LocalImageModel, AppConfig],
-          useFactory: (images: LocalImageModel, config: AppConfig) => {
-            const providers = [new LocalProvider(LocalTextClassifier.load(), () => images), ...externalProvidersFrom(config)];
+          inject: [LocalTextRuntime, LocalImageModel, AppConfig],
+          useFactory: (text: LocalTextRuntime, images: LocalImageModel, config: AppConfig) => {
+            const providers = [new LocalProvider(text, () => images), ...externalProvidersFrom(config)];
             return new StaticProviderRegistry(providers, defaultsFor(providers, config.DEFAULT_PROVIDER), EXTERNAL_PROVIDERS);
           },
         },
       ],
-      exports: [PROVIDER_REGISTRY, LocalImageModel],
+      exports: [PROVIDER_REGISTRY, LocalImageModel, LocalTextRuntime],
     };
   }
 
   onApplicationBootstrap(): void {
     this.metrics?.gauge('cds_image_frames_queued', 'Image frames waiting for a model thread', [], (set) => set({}, this.images.queued()));
-    // The projector scores nothing.
-    if (this.config.IMAGE_MODEL_PRELOAD && this.config.ROLE !== 'projector') this.images.start();
+    this.metrics?.gauge('cds_text_queued', 'Texts waiting for an embedding thread', [], (set) => set({}, this.text.queued()));
+    // The projector scores nothing. A missing text model stops the process here, with the
+    // command that installs it.
+    if (this.config.ROLE === 'projector') return;
+    this.text.start();
+    if (this.config.IMAGE_MODEL_PRELOAD) this.images.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.images.close();
+    await Promise.all([this.images.close(), this.text.close()]);
   }
 }
 

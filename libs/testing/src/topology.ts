@@ -70,6 +70,8 @@ export class Topology {
       // an image, in one thread: most suites send none.
       IMAGE_MODEL_PRELOAD: 'false',
       IMAGE_WORKERS: '1',
+      // three scoring processes (two api replicas and the worker) share the two cores
+      TEXT_WORKERS: '1',
       ...options.env,
     };
     const projector = new ManagedProcess('projector', MAIN.projector, await freePort(), { ...env, ROLE: 'projector' });

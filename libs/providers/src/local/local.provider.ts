@@ -1,10 +1,10 @@
 import { ScoreMap } from '@cds/events';
 import { SignalFolding } from '@cds/policy';
-import { LocalTextClassifier } from '../local-text/local-text.classifier';
 import { LOCAL_TEXT_SIGNAL_FOLDING } from '../local-text/local-text.signals';
 import { ModerationProvider, ProviderScore, ScoreRequest } from '../port/provider.port';
 import { mergeSignals } from '../port/provider-registry';
 import { imageSignalsOf, NsfwClassScores } from './local-image.signals';
+import { TextScorer } from './local-text.runtime';
 
 export const LOCAL_PROVIDER = 'local';
 
@@ -19,8 +19,9 @@ export interface ImageClassifier {
 export const LOCAL_SIGNAL_FOLDING: SignalFolding = Object.freeze({ ...LOCAL_TEXT_SIGNAL_FOLDING });
 
 /**
- * The built-in offline provider: the hashed n-gram text classifier, and the nsfwjs image
- * model in a worker pool. It costs nothing. Frames of one image (an animation) are scored
+ * The built-in offline provider: the text model LOCAL_TEXT_MODEL picks (the embedding
+ * model in a worker pool, or the hashed n-gram classifier), and the nsfwjs image model in
+ * a worker pool. It costs nothing. Frames of one image (an animation) are scored
  * each and the worst wins, signal by signal.
  */
 export class LocalProvider implements ModerationProvider {
@@ -29,12 +30,12 @@ export class LocalProvider implements ModerationProvider {
   readonly folding = LOCAL_SIGNAL_FOLDING;
 
   constructor(
-    private readonly text: LocalTextClassifier,
+    private readonly text: TextScorer,
     private readonly images: () => ImageClassifier,
   ) {}
 
   async score(request: ScoreRequest): Promise<ProviderScore> {
-    if (request.modality === 'text') return { signals: this.text.score(request.text, request.language), cost: 0 };
+    if (request.modality === 'text') return { signals: await this.text.score(request.text, request.language), cost: 0 };
     const classifier = this.images();
     if (request.image.frameSize !== classifier.inputSize) {
       throw new Error(`frames are ${request.image.frameSize}px, the image model takes ${classifier.inputSize}px`);

@@ -1,0 +1,96 @@
+import { DomainError } from '@cds/errors';
+import { ScoreMap } from '@cds/events';
+import { LocalTextClassifier } from '../local-text/local-text.classifier';
+import { LocalEmbeddingScorer } from '../local-embedding/local-embedding.scorer';
+
+export type LocalTextModelKind = 'embedding' | 'ngram';
+
+/** The text model as the local provider uses it: LocalTextRuntime, or anything with its shape. */
+export interface TextScorer {
+  score(text: string, language: string): ScoreMap | Promise<ScoreMap>;
+}
+
+export interface LocalTextRuntimeOptions {
+  kind: LocalTextModelKind;
+  /** threads of the embedding model */
+  workers: number;
+  log: (level: 'log' | 'warn' | 'error', message: string) => void;
+  /** the n-gram model (default LocalTextClassifier.load()): the whole model under `ngram`;
+   * under `embedding`, the cascade's first pass and the signals without a head */
+  ngram?: LocalTextClassifier;
+  /** where `npm run models:fetch` installed the embedding model (default models/e5, or
+   * LOCAL_EMBEDDING_MODEL_DIR) */
+  modelDir?: string;
+}
+
+/**
+ * The `local` provider's text model, chosen by LOCAL_TEXT_MODEL. `ngram` scores on the
+ * calling thread. `embedding` starts its worker pool once per process: at boot (every
+ * role but the projector, which scores nothing) or at the first text, and refuses to
+ * start with TEXT_MODEL_MISSING, naming `npm run models:fetch`, when the model is not
+ * installed: never a silent fall back to the other model.
+ */
+export class LocalTextRuntime implements TextScorer {
+  private readonly ngram: LocalTextClassifier;
+  private embedding: LocalEmbeddingScorer | null = null;
+
+  constructor(private readonly options: LocalTextRuntimeOptions) {
+    this.ngram = options.ngram ?? LocalTextClassifier.load();
+  }
+
+  get kind(): LocalTextModelKind {
+    return this.options.kind;
+  }
+
+  /** Starts the embedding pool (a no-op under `ngram`). Throws TEXT_MODEL_MISSING /
+   * TEXT_MODEL_MISMATCH synchronously; the model then loads in the background. */
+  start(): void {
+    if (this.options.kind === 'ngram' || this.embedding) return;
+    const { workers, log } = this.options;
+    log('log', `loading the text embedding model in ${workers} worker thread(s)`);
+    const scorer = startOrExplain(() => LocalEmbeddingScorer.start({ workers, ngram: this.ngram, log, modelDir: this.options.modelDir }));
+    this.embedding = scorer;
+    scorer.ready().then(
+      () => log('log', 'text embedding model ready'),
+      (err: Error) => log('error', `text embedding model unavailable: ${err.message}`),
+    );
+  }
+
+  /** Resolves once the model can score (at once under `ngram`). */
+  async ready(): Promise<void> {
+    this.start();
+    await this.embedding?.ready();
+  }
+
+  /** Texts waiting for an embedding thread. */
+  queued(): number {
+    return this.embedding ? this.embedding.stats().pool.queued : 0;
+  }
+
+  /** Under `embedding`, failures are 503s: TEXT_MODEL_UNAVAILABLE, TEXT_QUEUE_FULL,
+   * TEXT_WORKER_CRASHED. */
+  score(text: string, language: string): ScoreMap | Promise<ScoreMap> {
+    if (this.options.kind === 'ngram') return this.ngram.score(text, language);
+    this.start();
+    return this.embedding!.score(text, language);
+  }
+
+  async close(): Promise<void> {
+    const scorer = this.embedding;
+    this.embedding = null;
+    await scorer?.close();
+  }
+}
+
+/** A missing or mismatched model stops the process: the message says which setting asked
+ * for it, the command that installs it, and the other choice. */
+function startOrExplain(start: () => LocalEmbeddingScorer): LocalEmbeddingScorer {
+  try {
+    return start();
+  } catch (err) {
+    if (err instanceof DomainError && (err.code === 'TEXT_MODEL_MISSING' || err.code === 'TEXT_MODEL_MISMATCH')) {
+      throw new DomainError(err.kind, err.code, `LOCAL_TEXT_MODEL=embedding: ${err.message} (or set LOCAL_TEXT_MODEL=ngram)`, err.details);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { API_MAIN, ApiClient, RunningService, startService, tempDataDir } from '@cds/testing';
+
+/** The issue's own example: the n-gram model let it through under the default policy. */
+const THREAT_EN = 'I am going to kill you and your whole family tonight';
+const THREATS = [THREAT_EN, 'Ich werde dich heute Nacht umbringen', 'Seni bu gece öldüreceğim'];
+const BENIGN = ['this movie killed it, what a performance', 'have a nice day', 'kill the stuck process and restart the server'];
+
+const violence = (body: any): number => body.categories.find((c: any) => c.category === 'violence').score;
+
+/**
+ * The `local` provider's text model as LOCAL_TEXT_MODEL picks it: `embedding` by default
+ * (multilingual-e5-small and calibrated heads in worker threads), `ngram` on request, and
+ * no start at all, with the command to run, when the embedding model is not installed.
+ */
+describe('the local text model (LOCAL_TEXT_MODEL)', () => {
+  let svc: RunningService;
+  let api: ApiClient;
+  let ngramSvc: RunningService;
+  let ngram: ApiClient;
+
+  beforeAll(async () => {
+    [svc, ngramSvc] = await Promise.all([startService(), startService({ env: { LOCAL_TEXT_MODEL: 'ngram' } })]);
+    api = new ApiClient(svc.baseUrl, svc.adminKey);
+    ngram = new ApiClient(ngramSvc.baseUrl, ngramSvc.adminKey);
+  });
+  afterAll(async () => {
+    await Promise.all([svc?.stop(), ngramSvc?.stop()]);
+  });
+
+  it('by default catches direct threats in English, German and Turkish under the default policy, and lets their look-alikes through', async () => {
+    for (const content of THREATS) {
+      const r = await api.post('/v1/check', { content, policyId: 'default' });
+      expect({ content, status: r.status, action: r.body.action }).toEqual({ content, status: 200, action: expect.not.stringMatching(/^allow$/) });
+      expect(r.body.categories.find((c: any) => c.category === 'violence')).toMatchObject({ triggered: true });
+      expect(r.body.provider ?? 'local').toBe('local');
+    }
+    for (const content of BENIGN) {
+      const r = await api.post('/v1/check', { content, policyId: 'default' });
+      expect({ content, action: r.body.action }).toEqual({ content, action: 'allow' });
+    }
+  });
+
+  it('keeps the embedding heads’ signals (violence_threat among them) in the stored decision', async () => {
+    const r = await api.post('/v1/check', { content: THREAT_EN, policyId: 'default' });
+    const stored = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
+    const signals = stored.parts?.[0]?.signals?.local ?? stored.signals?.local;
+    expect(signals).toEqual(expect.objectContaining({ violence: expect.any(Number), violence_threat: expect.any(Number) }));
+    expect(signals.violence).toBeGreaterThan(0.7);
+  });
+
+  it('answers a burst of concurrent checks (embedded together in batches) as it answers each text alone', async () => {
+    const distinct = [...THREATS, ...BENIGN, 'see you at the meeting', 'I will hunt you down and hurt you'];
+    const alone = new Map<string, any>();
+    for (const content of distinct) alone.set(content, (await api.post('/v1/check', { content, policyId: 'default' })).body);
+    const texts = Array.from({ length: 48 }, (_, i) => distinct[i % distinct.length]);
+    const answers = await Promise.all(texts.map((content) => api.post('/v1/check', { content, policyId: 'default' })));
+    expect(answers.map((a) => a.status)).toEqual(texts.map(() => 200));
+    answers.forEach((a, i) => {
+      const solo = alone.get(texts[i]);
+      expect({ text: texts[i], action: a.body.action }).toEqual({ text: texts[i], action: solo.action });
+      a.body.categories.forEach((c: any, j: number) => expect(c.score).toBeCloseTo(solo.categories[j].score, 3));
+    });
+  });
+
+  it('LOCAL_TEXT_MODEL=ngram scores with the n-gram model instead: other scores for the same text', async () => {
+    const [a, b] = await Promise.all([THREAT_EN, THREAT_EN].map((content, i) => (i ? ngram : api).post('/v1/check', { content, policyId: 'default' })));
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(violence(b.body)).not.toBeCloseTo(violence(a.body), 2);
+  });
+
+  it('refuses to start when the embedding model is not installed, naming the command that installs it', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'cds-no-model-'));
+    const proc = spawn(process.execPath, [API_MAIN], {
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: tempDataDir('e2e-no-model'),
+        ADMIN_API_KEY: 'test-admin-key-0123456789abcdef',
+        EVENT_LOG: 'file',
+        READ_MODELS: 'sqlite',
+        ROLE: 'all',
+        LOG_LEVEL: 'warn',
+        IMAGE_MODEL_PRELOAD: 'false',
+        LOCAL_EMBEDDING_MODEL_DIR: empty,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    proc.stdout!.on('data', (d) => (out += d));
+    proc.stderr!.on('data', (d) => (out += d));
+    const code = await new Promise<number | null>((resolve) => proc.on('exit', resolve));
+    expect(code).not.toBe(0);
+    expect(out).toContain(
+      'LOCAL_TEXT_MODEL=embedding: The local text embedding model is not installed: run `npm run models:fetch` (or set LOCAL_TEXT_MODEL=ngram)',
+    );
+    expect(out).toContain('TEXT_MODEL_MISSING');
+  });
+});
