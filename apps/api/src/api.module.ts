@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { CqrsModule } from '@nestjs/cqrs';
 import { CheckEngineModule } from '@cds/checks';
 import { ChecksController } from './checks/checks.controller';
-import { DryRunHandler } from './checks/dry-run.handler';
-import { DecisionCurlHandler, GetDecisionHandler, ListDecisionsHandler, ReplayDecisionHandler } from './decisions/decision.handlers';
+import { DryRun } from './checks/dry-run.service';
+import { DecisionQueries } from './decisions/decision-queries.service';
 import { DecisionsController } from './decisions/decisions.controller';
 import { GuardrailDecisions } from './guardrails/guardrail-decisions.service';
 import { GuardrailMetrics } from './guardrails/guardrail-metrics.service';
@@ -33,12 +32,10 @@ import { VideoService } from './video/video.service';
 import { ConsoleModule } from './console/console.module';
 import { ProvidersController } from './providers/providers.controller';
 
-export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHandler, ReplayDecisionHandler, DecisionCurlHandler];
-
 /** The HTTP api: /v1 controllers, auth, rate limits, idempotency, over the check engine.
  * Needs the config, event-log and read-models modules from its host. */
 @Module({
-  imports: [CqrsModule.forRoot(), CheckEngineModule, ConsoleModule],
+  imports: [CheckEngineModule, ConsoleModule],
   controllers: [
     ChecksController,
     PoliciesController,
@@ -54,7 +51,8 @@ export const QueryHandlers = [DryRunHandler, GetDecisionHandler, ListDecisionsHa
     ProvidersController,
   ],
   providers: [
-    ...QueryHandlers,
+    DryRun,
+    DecisionQueries,
     PoliciesService,
     PolicyImpact,
     KeysService,

@@ -1,16 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { Principal } from '@cds/auth';
 import { AppConfig } from '@cds/config';
 import { invalid } from '@cds/errors';
 import { BatchItemInput, BatchItemResult } from '@cds/events';
-import { CheckContentCommand } from './check-content.command';
+import { ContentCheck } from './content-check.service';
 import { CheckRequestDto, CONTENT_TYPES } from './check-request';
 import { PolicyCatalog } from './policy-catalog.service';
 import { checkBatchItems } from './batch-items';
 
 /**
- * Checks the items of a batch through the one check path (CheckContentCommand: the same
+ * Checks the items of a batch through the one check path (ContentCheck: the same
  * scoring, policy, decision event and idempotency as POST /v1/check), BATCH_CONCURRENCY
  * at a time. An item that fails gets `{id, error: {code, message, details}}`; the
  * others are unaffected.
@@ -20,7 +19,7 @@ export class BatchChecker {
   private readonly logger = new Logger('BatchChecker');
 
   constructor(
-    private readonly commands: CommandBus,
+    private readonly checks: ContentCheck,
     private readonly catalog: PolicyCatalog,
     private readonly config: AppConfig,
   ) {}
@@ -52,7 +51,7 @@ export class BatchChecker {
           metadata: item.metadata,
           requestId: o.requestIdOf?.(i),
         });
-        return this.commands.execute(new CheckContentCommand(principal, request, null));
+        return this.checks.check(principal, request, null);
       },
       {
         concurrency: this.config.BATCH_CONCURRENCY,

@@ -2,8 +2,6 @@ import { IsMetadata } from '@cds/validation';
 import { Type } from 'class-transformer';
 import { IsArray, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { CategoryResult } from '@cds/events';
-import { Principal } from '@cds/auth';
-import { Command } from '@nestjs/cqrs';
 import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from './check-request';
 
 /** Most images in one multimodal check (the spec's limit). */
@@ -90,14 +88,4 @@ export interface MultimodalDecision {
   results: MultimodalItemResult[];
   totalLatency: number;
   totalCost: number;
-}
-
-export class CheckMultimodalCommand extends Command<MultimodalDecision> {
-  constructor(
-    readonly principal: Principal,
-    readonly request: MultimodalRequestDto,
-    readonly idempotencyKey: string | null,
-  ) {
-    super();
-  }
 }

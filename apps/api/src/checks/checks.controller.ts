@@ -1,11 +1,10 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Principal } from '@cds/auth';
 import { CurrentPrincipal, RequireScope } from '../http/auth.decorators';
-import { CheckContentCommand, CheckMultimodalCommand, CheckRequestDto, MultimodalRequestDto } from '@cds/checks';
+import { CheckRequestDto, ContentCheck, MultimodalCheck, MultimodalRequestDto } from '@cds/checks';
 import { DryRunRequestDto } from './dry-run.dto';
-import { DryRunQuery } from './dry-run.query';
+import { DryRun } from './dry-run.service';
 import { ApiAnswer, ApiBodyErrors, ApiErrors } from '../openapi/api-docs.decorators';
 
 const IDEMPOTENCY_KEY = ApiHeader({
@@ -19,8 +18,9 @@ const IDEMPOTENCY_KEY = ApiHeader({
 @RequireScope('checks')
 export class ChecksController {
   constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
+    private readonly content: ContentCheck,
+    private readonly multimodalChecks: MultimodalCheck,
+    private readonly dryRuns: DryRun,
   ) {}
 
   @Post()
@@ -31,7 +31,7 @@ export class ChecksController {
   @ApiBodyErrors()
   @ApiErrors(404)
   check(@CurrentPrincipal() p: Principal, @Body() body: CheckRequestDto, @Headers('idempotency-key') key?: string) {
-    return this.commands.execute(new CheckContentCommand(p, body, idempotencyKey(key)));
+    return this.content.check(p, body, idempotencyKey(key));
   }
 
   @Post('multimodal')
@@ -42,7 +42,7 @@ export class ChecksController {
   @ApiBodyErrors()
   @ApiErrors(404)
   multimodal(@CurrentPrincipal() p: Principal, @Body() body: MultimodalRequestDto, @Headers('idempotency-key') key?: string) {
-    return this.commands.execute(new CheckMultimodalCommand(p, body, idempotencyKey(key)));
+    return this.multimodalChecks.check(p, body, idempotencyKey(key));
   }
 
   @Post('dry-run')
@@ -52,7 +52,7 @@ export class ChecksController {
   @ApiBodyErrors()
   @ApiErrors(404)
   dryRun(@CurrentPrincipal() p: Principal, @Body() body: DryRunRequestDto) {
-    return this.queries.execute(new DryRunQuery(p, body));
+    return this.dryRuns.run(p, body);
   }
 }
 

@@ -1,17 +1,16 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, ApiBodyErrors, ApiErrors, ApiQueryFrom } from '../openapi/api-docs.decorators';
 import { Principal } from '@cds/auth';
 import { CurrentPrincipal, RequestOrigin, RequireScope } from '../http/auth.decorators';
-import { DecisionCurlQuery, GetDecisionQuery, ListDecisionsQuery, ReplayDecisionQuery } from './decision.queries';
+import { DecisionQueries } from './decision-queries.service';
 import { ListDecisionsQueryDto, ReplayDto } from './decisions.dto';
 
 @ApiTags('decisions')
 @Controller('v1/decisions')
 @RequireScope('decisions')
 export class DecisionsController {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(private readonly decisions: DecisionQueries) {}
 
   @Get()
   @ApiOperation({ summary: 'Stored decisions, newest first, filtered by action, policy, category, time, user or full text' })
@@ -19,7 +18,7 @@ export class DecisionsController {
   @ApiAnswer(200, 'DecisionList')
   @ApiErrors(422)
   list(@CurrentPrincipal() p: Principal, @Query() q: ListDecisionsQueryDto) {
-    return this.queries.execute(new ListDecisionsQuery(p, q));
+    return this.decisions.list(p, q);
   }
 
   @Get(':decisionId')
@@ -27,7 +26,7 @@ export class DecisionsController {
   @ApiAnswer(200, 'StoredDecision')
   @ApiErrors(404)
   get(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string) {
-    return this.queries.execute(new GetDecisionQuery(p, id));
+    return this.decisions.get(p, id);
   }
 
   @Post(':decisionId/replay')
@@ -37,7 +36,7 @@ export class DecisionsController {
   @ApiBodyErrors()
   @ApiErrors(404)
   replay(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string, @Body() body: ReplayDto) {
-    return this.queries.execute(new ReplayDecisionQuery(p, id, body.policyId));
+    return this.decisions.replay(p, id, body.policyId);
   }
 
   @Get(':decisionId/curl')
@@ -45,6 +44,6 @@ export class DecisionsController {
   @ApiAnswer(200, 'CurlCommand')
   @ApiErrors(404)
   curl(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string, @RequestOrigin() origin: { host: string; protocol: string }) {
-    return this.queries.execute(new DecisionCurlQuery(p, id, origin));
+    return this.decisions.curl(p, id, origin);
   }
 }

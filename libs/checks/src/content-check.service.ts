@@ -1,13 +1,12 @@
-import { Inject } from '@nestjs/common';
-import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { AppConfig } from '@cds/config';
 import { invalid } from '@cds/errors';
 import { DecisionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { PolicyCatalog } from './policy-catalog.service';
-import { CheckContentCommand } from './check-content.command';
-import { CheckDecision } from './check-request';
+import { Principal } from '@cds/auth';
+import { CheckDecision, CheckRequestDto } from './check-request';
 import { ContentScorer } from './content-scorer.service';
 import { decisionEvent, ScoredPart } from './decision-parts';
 import { IdempotentChecks } from './idempotent-checks';
@@ -33,8 +32,8 @@ export function toCheckDecision(
  * decision durably, answer. The same requestId (or Idempotency-Key) from the same tenant
  * answers the first decision.
  */
-@CommandHandler(CheckContentCommand)
-export class CheckContentHandler implements ICommandHandler<CheckContentCommand> {
+@Injectable()
+export class ContentCheck {
   private readonly idempotent: IdempotentChecks<CheckDecision>;
 
   constructor(
@@ -48,13 +47,18 @@ export class CheckContentHandler implements ICommandHandler<CheckContentCommand>
     this.idempotent = new IdempotentChecks(readModels, toCheckDecision);
   }
 
-  execute(cmd: CheckContentCommand): Promise<CheckDecision> {
-    const requestId = cmd.request.requestId ?? cmd.idempotencyKey;
-    return this.idempotent.run(cmd.principal.tenantId, requestId, (decisionId, rid) => this.check(cmd, decisionId, rid));
+  /** `idempotencyKey`: the Idempotency-Key header, used when the body has no requestId. */
+  check(principal: Principal, request: CheckRequestDto, idempotencyKey: string | null): Promise<CheckDecision> {
+    const requestId = request.requestId ?? idempotencyKey;
+    return this.idempotent.run(principal.tenantId, requestId, (decisionId, rid) => this.decide(principal, request, decisionId, rid));
   }
 
-  private async check(cmd: CheckContentCommand, decisionId: string, requestId: string | null): Promise<{ decisionId: string; answer: CheckDecision }> {
-    const { request: r, principal } = cmd;
+  private async decide(
+    principal: Principal,
+    r: CheckRequestDto,
+    decisionId: string,
+    requestId: string | null,
+  ): Promise<{ decisionId: string; answer: CheckDecision }> {
     const contentType = r.contentType ?? 'text';
     if (contentType === 'video') {
       throw invalid(

@@ -1,5 +1,5 @@
-import { Inject } from '@nestjs/common';
-import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
+import { Principal } from '@cds/auth';
 import { performance } from 'node:perf_hooks';
 import { AppConfig } from '@cds/config';
 import { DomainError, invalid } from '@cds/errors';
@@ -12,7 +12,7 @@ import { ParsedPolicy } from '@cds/policy';
 import { decisionEvent, ScoredPart } from './decision-parts';
 import { IdempotentChecks } from './idempotent-checks';
 import { ImageIntake } from './image-intake.service';
-import { CheckMultimodalCommand, MAX_MULTIMODAL_IMAGES, MultimodalDecision, MultimodalItemResult } from './multimodal-request';
+import { MAX_MULTIMODAL_IMAGES, MultimodalDecision, MultimodalItemResult, MultimodalRequestDto } from './multimodal-request';
 import { PolicyCatalog } from './policy-catalog.service';
 
 export function itemResult(p: DecisionPart): MultimodalItemResult {
@@ -45,8 +45,8 @@ export function toMultimodalDecision(d: Pick<DecisionDoc, 'decisionId' | 'safe' 
  * item's error, naming it: a decision over part of what was sent would not be the
  * decision that was asked for. A `video` member is sampled in the request (a few frames).
  */
-@CommandHandler(CheckMultimodalCommand)
-export class CheckMultimodalHandler implements ICommandHandler<CheckMultimodalCommand> {
+@Injectable()
+export class MultimodalCheck {
   private readonly idempotent: IdempotentChecks<MultimodalDecision>;
 
   constructor(
@@ -61,9 +61,10 @@ export class CheckMultimodalHandler implements ICommandHandler<CheckMultimodalCo
     this.idempotent = new IdempotentChecks(readModels, toMultimodalDecision);
   }
 
-  execute(cmd: CheckMultimodalCommand): Promise<MultimodalDecision> {
-    const requestId = cmd.request.requestId ?? cmd.idempotencyKey;
-    return this.idempotent.run(cmd.principal.tenantId, requestId, (decisionId, rid) => this.check(cmd, decisionId, rid));
+  /** `idempotencyKey`: the Idempotency-Key header, used when the body has no requestId. */
+  check(principal: Principal, request: MultimodalRequestDto, idempotencyKey: string | null): Promise<MultimodalDecision> {
+    const requestId = request.requestId ?? idempotencyKey;
+    return this.idempotent.run(principal.tenantId, requestId, (decisionId, rid) => this.decide(principal, request, decisionId, rid));
   }
 
   /** The video member, answered in the request: the same pipeline as POST /v1/video/check
@@ -100,8 +101,7 @@ export class CheckMultimodalHandler implements ICommandHandler<CheckMultimodalCo
     };
   }
 
-  private async check(cmd: CheckMultimodalCommand, decisionId: string, requestId: string | null) {
-    const { request: r, principal } = cmd;
+  private async decide(principal: Principal, r: MultimodalRequestDto, decisionId: string, requestId: string | null) {
     const images = r.images ?? [];
     if (r.text === undefined && images.length === 0 && r.video === undefined) {
       throw invalid('VALIDATION_ERROR', 'Invalid request parameters', 'at least one of text, images or video is required');

@@ -1,19 +1,29 @@
-import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
+import { Principal } from '@cds/auth';
 import { invalid } from '@cds/errors';
 import { evaluate, parsePolicyYaml, scoresForDryRun } from '@cds/policy';
 import { ContentScorer, PolicyCatalog } from '@cds/checks';
-import { DryRunQuery, DryRunResult } from './dry-run.query';
+import { DryRunRequestDto } from './dry-run.dto';
+
+export interface DryRunResult {
+  dryRun: true;
+  policyId: string | null;
+  safe: boolean;
+  flagged: boolean;
+  action: string;
+  categories: { category: string; score: number; threshold: number; triggered: boolean }[];
+}
 
 /** POST /v1/check/dry-run: a policy (stored, or unsaved YAML) over mock scores or
  * mock signals. No provider is called and nothing is recorded. */
-@QueryHandler(DryRunQuery)
-export class DryRunHandler implements IQueryHandler<DryRunQuery> {
+@Injectable()
+export class DryRun {
   constructor(
     private readonly catalog: PolicyCatalog,
     private readonly scorer: ContentScorer,
   ) {}
 
-  async execute({ principal, request: r }: DryRunQuery): Promise<DryRunResult> {
+  async run(principal: Principal, r: DryRunRequestDto): Promise<DryRunResult> {
     let policy;
     if (r.policy !== undefined) policy = parsePolicyYaml(r.policy);
     else if (r.policyId !== undefined) policy = (await this.catalog.resolve(principal.tenantId, r.policyId)).parsed;
