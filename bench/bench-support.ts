@@ -30,11 +30,19 @@ export async function waitHealthy(url: string, timeoutMs = 30_000): Promise<void
   }
 }
 
+/** The text model the benchmarked services run: the n-gram model unless LOCAL_TEXT_MODEL
+ * says otherwise, so the figures measure the service around the scorer (the embedding
+ * model's own cost has bench:text, and bench:check's embedding row). */
+export const BENCH_TEXT_MODEL = process.env.LOCAL_TEXT_MODEL ?? 'ngram';
+
 /** BENCH_CPU_PROF=<dir>: every process a benchmark starts writes a V8 CPU profile there
  * when it exits (node --cpu-prof; NODE_OPTIONS may not carry that flag). */
 export function startNode(script: string, env: Record<string, string>): ChildProcess {
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const p = spawn(process.execPath, [...prof, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const p = spawn(process.execPath, [...prof, script], {
+    env: { ...process.env, LOCAL_TEXT_MODEL: BENCH_TEXT_MODEL, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return p;
 }
 
@@ -94,6 +102,9 @@ export interface EmbeddedRun {
   body: (i: number) => string;
   seconds: number;
   connections: number;
+  /** LOCAL_TEXT_MODEL of the service; the bare endpoint then scores each body's `content`
+   * with the same model before answering (`embedding`), or scores nothing (default). */
+  textModel?: 'embedding' | 'ngram';
   /** Requests made once before the warm-up (a policy to store, …). */
   setup?: (baseUrl: string, auth: Record<string, string>) => Promise<void>;
 }
@@ -118,6 +129,7 @@ export async function measureEmbeddedAgainstBare(run: EmbeddedRun): Promise<{ se
     HTTP_ADAPTER: adapter,
     RATE_LIMIT_PER_MINUTE: '10000000',
     LOG_LEVEL: 'warn',
+    ...(run.textModel ? { LOCAL_TEXT_MODEL: run.textModel } : {}),
   });
   let service: LoadResult;
   let sample: string;
@@ -133,7 +145,12 @@ export async function measureEmbeddedAgainstBare(run: EmbeddedRun): Promise<{ se
     await stopProcess(svc);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  const bare = startNode(path.join(ROOT, 'dist/bench/bare-app.js'), { PORT: String(port + 1), HTTP_ADAPTER: adapter, BARE_RESPONSE: sample });
+  const bare = startNode(path.join(ROOT, 'dist/bench/bare-app.js'), {
+    PORT: String(port + 1),
+    HTTP_ADAPTER: adapter,
+    BARE_RESPONSE: sample,
+    BARE_SCORER: run.textModel === 'embedding' ? 'embedding' : 'none',
+  });
   let bareResult: LoadResult;
   try {
     await waitHealthy(`http://127.0.0.1:${port + 1}/bare`);

@@ -72,6 +72,34 @@ describe('the local text model (LOCAL_TEXT_MODEL)', () => {
     expect(violence(b.body)).not.toBeCloseTo(violence(a.body), 2);
   });
 
+  it('is ready once the text model is loaded, and says which model it runs', async () => {
+    const [a, b] = await Promise.all(
+      [svc, ngramSvc].map((x) => fetch(`${x.baseUrl}/ready`).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))),
+    );
+    expect(a).toMatchObject({ status: 200, body: { status: 'ready', localTextModel: { model: 'embedding', state: 'ready' } } });
+    expect(b).toMatchObject({ status: 200, body: { status: 'ready', localTextModel: { model: 'ngram', state: 'ready' } } });
+  });
+
+  it('with an engine that cannot load its weights: unready (503) and every text check a 503 TEXT_MODEL_UNAVAILABLE, never a guess', async () => {
+    // The installed engine and manifest, with weights that are not a model.
+    const broken = fs.mkdtempSync(path.join(os.tmpdir(), 'cds-broken-model-'));
+    const installed = path.join(__dirname, '../../models/e5');
+    fs.copyFileSync(path.join(installed, 'libe5.so'), path.join(broken, 'libe5.so'));
+    fs.copyFileSync(path.join(installed, 'manifest.json'), path.join(broken, 'manifest.json'));
+    fs.writeFileSync(path.join(broken, 'e5-small-q4.bin'), Buffer.alloc(4096, 7));
+    const bad = await startService({ env: { LOCAL_EMBEDDING_MODEL_DIR: broken }, startProbe: '/health' });
+    try {
+      const client = new ApiClient(bad.baseUrl, bad.adminKey);
+      const r = await client.post('/v1/check', { content: THREAT_EN, policyId: 'default' });
+      expect({ status: r.status, code: r.body.code }).toEqual({ status: 503, code: 'TEXT_MODEL_UNAVAILABLE' });
+      const ready = await fetch(`${bad.baseUrl}/ready`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ status: 'not_ready', localTextModel: { model: 'embedding', state: 'failed' } });
+    } finally {
+      await bad.stop();
+    }
+  });
+
   it('refuses to start when the embedding model is not installed, naming the command that installs it', async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'cds-no-model-'));
     const proc = spawn(process.execPath, [API_MAIN], {

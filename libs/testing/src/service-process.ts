@@ -42,6 +42,10 @@ export interface StartOptions {
   env?: Record<string, string>;
   adminKey?: string;
   port?: number;
+  /** Distributed mode: what each api replica must answer before the start returns
+   * (default `/ready`; `/health` for a deployment meant to be unready). Embedded mode
+   * waits for `/health`. */
+  startProbe?: '/health' | '/ready';
 }
 
 /**
@@ -110,7 +114,7 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
 }
 
 async function startDistributed(dataDir: string, adminKey: string, opts: StartOptions): Promise<RunningService> {
-  const topology = await Topology.start({ prefix: prefixOf(dataDir), dataDir, adminKey, env: opts.env, port: opts.port });
+  const topology = await Topology.start({ prefix: prefixOf(dataDir), dataDir, adminKey, env: opts.env, port: opts.port, startProbe: opts.startProbe });
   return {
     baseUrl: topology.baseUrl,
     port: topology.proxy.port,

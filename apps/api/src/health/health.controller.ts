@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { EVENT_LOG, EventLog } from '@cds/event-log';
 import { READ_MODELS, ReadModels } from '@cds/read-models';
-import { PROVIDER_REGISTRY, ProviderRegistry } from '@cds/providers';
+import { LocalTextRuntime, PROVIDER_REGISTRY, ProviderRegistry } from '@cds/providers';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../http/auth.decorators';
 import { ApiAnswer } from '../openapi/api-docs.decorators';
@@ -16,6 +16,7 @@ export class HealthController {
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(PROVIDER_REGISTRY) private readonly providers: ProviderRegistry,
+    private readonly text: LocalTextRuntime,
   ) {}
 
   @Get('health')
@@ -26,12 +27,15 @@ export class HealthController {
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness: the event log and the read models answer' })
+  @ApiOperation({ summary: 'Readiness: the event log and the read models answer, and the local text model is loaded' })
   @ApiAnswer(200, 'Readiness')
   @ApiAnswer(503, 'Readiness', 'Not ready')
   async ready(@Res({ passthrough: true }) reply: any) {
     const [eventLog, readModels] = await Promise.all([this.log.healthy().catch(() => false), this.readModels.healthy().catch(() => false)]);
-    const ready = eventLog && readModels;
+    // A check scores text even when an external provider does (fallbacks, OCR): a text
+    // model still loading (a fraction of a second at start) or failed makes the api unready.
+    const localTextModel = { model: this.text.kind, state: this.text.state };
+    const ready = eventLog && readModels && localTextModel.state === 'ready';
     reply.status(ready ? 200 : 503);
     const providers = Object.fromEntries(
       this.providers
@@ -39,6 +43,6 @@ export class HealthController {
         .filter((p) => p.configured)
         .map((p) => [p.name, p.circuit]),
     );
-    return { status: ready ? 'ready' : 'not_ready', eventLog, readModels, providers };
+    return { status: ready ? 'ready' : 'not_ready', eventLog, readModels, localTextModel, providers };
   }
 }

@@ -344,7 +344,16 @@ export const ANSWER_SCHEMAS: Record<string, Schema> = {
   }),
   Health: obj({ status: oneOfValues(['ok']) }),
   Readiness: obj(
-    { status: oneOfValues(['ready', 'not_ready']), eventLog: bool(), readModels: bool() },
+    {
+      status: oneOfValues(['ready', 'not_ready']),
+      eventLog: bool(),
+      readModels: bool(),
+      localTextModel: obj(
+        { model: oneOfValues(['embedding', 'ngram']), state: oneOfValues(['idle', 'loading', 'ready', 'failed']) },
+        {},
+        "the local provider's text model (LOCAL_TEXT_MODEL): the api is ready once it is",
+      ),
+    },
     {
       providers: mapOf(
         oneOfValues(['closed', 'open', 'half_open']),

@@ -62,6 +62,13 @@ export class LocalTextRuntime implements TextScorer {
     await this.embedding?.ready();
   }
 
+  /** `ready` when a text can be scored now: always under `ngram`; under `embedding` once
+   * every thread has the model (`idle`: not started, as in the projector). */
+  get state(): 'idle' | 'loading' | 'ready' | 'failed' {
+    if (this.options.kind === 'ngram') return 'ready';
+    return this.embedding ? this.embedding.stats().pool.state : 'idle';
+  }
+
   /** Texts waiting for an embedding thread. */
   queued(): number {
     return this.embedding ? this.embedding.stats().pool.queued : 0;
