@@ -12,16 +12,8 @@ import { EMBEDDING_DIM } from './embedding-cache';
 import { LabelOptions } from './embedding-data';
 import { SignalRows, headData } from './embedding-lodo';
 import { DEFAULT_FIT, LinearHead, fitHead } from './embedding-logreg';
-import { categoryLabel } from './evaluate';
+import { categoryLabel, PRIMARY } from './evaluate';
 import { averagePrecision } from './metrics';
-
-const PRIMARY: Record<LocalTextCategory, Signal> = {
-  sexual: 'sexual',
-  hate: 'hate',
-  harassment: 'harassment',
-  violence: 'violence',
-  'self-harm': 'self_harm',
-};
 
 export interface CrossRow {
   dataset: string;

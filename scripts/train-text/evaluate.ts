@@ -17,7 +17,7 @@ export function scoreExamples(classifier: LocalTextClassifier, examples: CorpusE
 }
 
 /** The category's primary signal (same name, `self-harm` -> `self_harm`). */
-const PRIMARY: Record<LocalTextCategory, Signal> = {
+export const PRIMARY: Record<LocalTextCategory, Signal> = {
   sexual: 'sexual',
   hate: 'hate',
   harassment: 'harassment',
