@@ -50,6 +50,10 @@ describe('the local text model (LOCAL_TEXT_MODEL)', () => {
     const signals = stored.parts?.[0]?.signals?.local ?? stored.signals?.local;
     expect(signals).toEqual(expect.objectContaining({ violence: expect.any(Number), violence_threat: expect.any(Number) }));
     expect(signals.violence).toBeGreaterThan(0.7);
+    // which model scored is kept for the audit
+    expect(stored.parts[0].attempts).toEqual([
+      expect.objectContaining({ provider: 'local', ok: true, model: expect.stringMatching(/^multilingual-e5-small-q4\+heads:[0-9a-f]{12}$/) }),
+    ]);
   });
 
   it('answers a burst of concurrent checks (embedded together in batches) as it answers each text alone', async () => {
@@ -70,6 +74,8 @@ describe('the local text model (LOCAL_TEXT_MODEL)', () => {
     const [a, b] = await Promise.all([THREAT_EN, THREAT_EN].map((content, i) => (i ? ngram : api).post('/v1/check', { content, policyId: 'default' })));
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(violence(b.body)).not.toBeCloseTo(violence(a.body), 2);
+    const stored = (await ngram.get(`/v1/decisions/${b.body.decisionId}`)).body;
+    expect(stored.parts[0].attempts).toEqual([expect.objectContaining({ provider: 'local', model: expect.stringMatching(/^ngram:[0-9a-f]{12}$/) })]);
   });
 
   it('is ready once the text model is loaded, and says which model it runs', async () => {

@@ -128,18 +128,18 @@ export class ContentScorer {
     const key = cacheable ? providerCacheKey(name, provider.model, request) : '';
     const hit = cacheable ? this.cache.get(key) : undefined;
     if (hit) {
-      attempts.push({ provider: name, ok: true, ms: 0, cached: true });
+      attempts.push({ provider: name, ok: true, ms: 0, cached: true, ...modelOf(provider.model) });
       return { ok: true, signals: hit.signals, cost: 0 };
     }
     const started = performance.now();
     try {
-      const { signals, cost } = await this.timed(name, request.modality, () => provider.score(request));
-      attempts.push({ provider: name, ok: true, ms: elapsed(started) });
+      const { signals, cost, model } = await this.timed(name, request.modality, () => provider.score(request));
+      attempts.push({ provider: name, ok: true, ms: elapsed(started), ...modelOf(model ?? provider.model) });
       if (cacheable) this.cache.set(key, { signals, cost });
       return { ok: true, signals, cost };
     } catch (err) {
       if (!(err instanceof ProviderCallError)) throw err;
-      attempts.push({ provider: name, ok: false, ms: elapsed(started), reason: err.reason });
+      attempts.push({ provider: name, ok: false, ms: elapsed(started), reason: err.reason, ...modelOf(provider.model) });
       return { ok: false, error: err };
     }
   }
@@ -231,4 +231,9 @@ function elapsed(started: number): number {
 /** The `provider` of a decision: who scored, in name order. */
 export function providerOf(signals: Record<string, ScoreMap>): string {
   return Object.keys(signals).sort().join(',');
+}
+
+/** `{model}` when there is one: an attempt without a model has no `model` key. */
+function modelOf(model: string | undefined): { model?: string } {
+  return model ? { model } : {};
 }

@@ -62,6 +62,10 @@ export interface ProviderAttempt {
   reason?: string;
   /** Answered from the provider cache (PROVIDER_CACHE_TTL): not paid again. */
   cached?: boolean;
+  /** The model that answered (the local text model `multilingual-e5-small-q4+heads:<sha>`
+   * or `ngram:<sha>`, the image model, an external provider's model); absent on
+   * decisions made before it was recorded. */
+  model?: string;
 }
 
 export interface DecisionFrame {

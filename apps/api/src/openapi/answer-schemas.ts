@@ -50,7 +50,16 @@ const part = obj(
     timestamp: num(),
     routes: mapOf(arr(str()), 'who scored each policy category of this item (after any fallback)'),
     attempts: arr(
-      obj({ provider: str(), ok: bool(), ms: num() }, { reason: str('why it failed: timeout, server_error, rate_limited, circuit_open, …'), cached: bool() }),
+      obj(
+        { provider: str(), ok: bool(), ms: num() },
+        {
+          reason: str('why it failed: timeout, server_error, rate_limited, circuit_open, …'),
+          cached: bool(),
+          model: str(
+            "the model that answered: the local text model (multilingual-e5-small-q4+heads:<sha> or ngram:<sha>), the local image model, an external provider's model",
+          ),
+        },
+      ),
       'every provider call made for this item, failed ones included',
     ),
   },

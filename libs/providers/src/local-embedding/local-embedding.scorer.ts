@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { existsSync, readFileSync } from 'fs';
 import { availableParallelism } from 'os';
 import { join, resolve } from 'path';
@@ -55,6 +56,9 @@ export class LocalEmbeddingScorer {
   private cleared = 0;
 
   private constructor(
+    /** Which model this is, as stored with each decision it scores: the embedding model and
+     * the first 12 hex digits of the heads file's sha256. */
+    readonly id: string,
     readonly heads: EmbeddingHeadsFile,
     private readonly pool: EmbeddingPool,
     private readonly ngram: LocalTextClassifier,
@@ -66,7 +70,9 @@ export class LocalEmbeddingScorer {
    * model is not installed, and TEXT_MODEL_MISMATCH when the heads were trained on other weights. */
   static start(o: LocalEmbeddingScorerOptions = {}): LocalEmbeddingScorer {
     const headsPath = o.headsPath ?? defaultHeadsPath();
-    const heads = parseEmbeddingHeads(JSON.parse(readFileSync(headsPath, 'utf8')));
+    const headsText = readFileSync(headsPath, 'utf8');
+    const heads = parseEmbeddingHeads(JSON.parse(headsText));
+    const id = `multilingual-e5-small-q4+heads:${createHash('sha256').update(headsText).digest('hex').slice(0, 12)}`;
     const ngram = o.ngram ?? LocalTextClassifier.load();
     const pool = EmbeddingPool.start({
       workers: o.workers ?? availableParallelism(),
@@ -84,7 +90,7 @@ export class LocalEmbeddingScorer {
         `installed weights ${pool.model.weightsSha256 || '(unknown)'}, heads expect ${heads.model.package} ${heads.model.version} ${heads.model.weightsSha256}`,
       );
     }
-    return new LocalEmbeddingScorer(heads, pool, ngram, o.cascade !== false && heads.cascade !== null);
+    return new LocalEmbeddingScorer(id, heads, pool, ngram, o.cascade !== false && heads.cascade !== null);
   }
 
   ready(): Promise<void> {

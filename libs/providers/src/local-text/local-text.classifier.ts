@@ -47,7 +47,13 @@ export class LocalTextClassifier {
   /** resolved lexicon floors: dense feature index -> (signal index, minimum score) */
   private readonly floors: { dense: number; signal: number; score: number }[];
 
-  private constructor(model: LocalTextModel, lexicon: LexiconFile) {
+  private constructor(
+    model: LocalTextModel,
+    lexicon: LexiconFile,
+    /** Which model this is, as stored with each decision it scores: `ngram:` and the
+     * first 12 hex digits of the model file's sha256 (`ngram:in-memory` when built from parts). */
+    readonly id = 'ngram:in-memory',
+  ) {
     this.header = model.header;
     this.table = model.table;
     this.signals = Object.freeze(model.header.signals.slice());
@@ -77,13 +83,15 @@ export class LocalTextClassifier {
     const dir = modelDir ?? defaultModelDir();
     const modelPath = join(dir, LOCAL_TEXT_MODEL_FILE);
     if (!existsSync(modelPath)) throw new LocalTextModelFormatError(`local text model not found at ${modelPath}`);
-    const model = decodeLocalTextModel(readFileSync(modelPath));
+    const modelBuf = readFileSync(modelPath);
+    const model = decodeLocalTextModel(modelBuf);
     const lexiconBuf = readFileSync(join(dir, model.header.lexiconFile));
     const sha = createHash('sha256').update(lexiconBuf).digest('hex');
     if (sha !== model.header.lexiconSha256) {
       throw new LocalTextModelFormatError(`${model.header.lexiconFile} does not match the model (sha256 ${sha})`);
     }
-    return new LocalTextClassifier(model, JSON.parse(lexiconBuf.toString('utf8')) as LexiconFile);
+    const id = `ngram:${createHash('sha256').update(modelBuf).digest('hex').slice(0, 12)}`;
+    return new LocalTextClassifier(model, JSON.parse(lexiconBuf.toString('utf8')) as LexiconFile, id);
   }
 
   /** Builds a classifier from in-memory parts (used by the trainer's evaluation). */

@@ -8,6 +8,8 @@ export type LocalTextModelKind = 'embedding' | 'ngram';
 /** The text model as the local provider uses it: LocalTextRuntime, or anything with its shape. */
 export interface TextScorer {
   score(text: string, language: string): ScoreMap | Promise<ScoreMap>;
+  /** Which model scores (stored with each decision); known once started. */
+  readonly modelId: string;
 }
 
 export interface LocalTextRuntimeOptions {
@@ -40,6 +42,11 @@ export class LocalTextRuntime implements TextScorer {
 
   get kind(): LocalTextModelKind {
     return this.options.kind;
+  }
+
+  get modelId(): string {
+    if (this.options.kind === 'ngram') return this.ngram.id;
+    return this.embedding ? this.embedding.id : 'multilingual-e5-small-q4 (not started)';
   }
 
   /** Starts the embedding pool (a no-op under `ngram`). Throws TEXT_MODEL_MISSING /

@@ -5,8 +5,11 @@ import { ModerationProvider, ProviderScore, ScoreRequest } from '../port/provide
 import { mergeSignals } from '../port/provider-registry';
 import { imageSignalsOf, NsfwClassScores } from './local-image.signals';
 import { TextScorer } from './local-text.runtime';
+import { NSFW_MODEL_NAME } from '../local-image/nsfw-pool';
 
 export const LOCAL_PROVIDER = 'local';
+/** The image model, as stored with each decision it scores (nsfwjs's bundled model). */
+export const LOCAL_IMAGE_MODEL_ID = `nsfwjs:${NSFW_MODEL_NAME}`;
 
 /** The image model as the local provider uses it: the worker pool, or anything with its shape. */
 export interface ImageClassifier {
@@ -35,13 +38,16 @@ export class LocalProvider implements ModerationProvider {
   ) {}
 
   async score(request: ScoreRequest): Promise<ProviderScore> {
-    if (request.modality === 'text') return { signals: await this.text.score(request.text, request.language), cost: 0 };
+    if (request.modality === 'text') {
+      const signals = await this.text.score(request.text, request.language);
+      return { signals, cost: 0, model: this.text.modelId };
+    }
     const classifier = this.images();
     if (request.image.frameSize !== classifier.inputSize) {
       throw new Error(`frames are ${request.image.frameSize}px, the image model takes ${classifier.inputSize}px`);
     }
     const perFrame = await Promise.all(request.image.frames.map((f) => classifier.classify(f)));
     const signals: ScoreMap = mergeSignals(...perFrame.map(imageSignalsOf));
-    return { signals, cost: 0 };
+    return { signals, cost: 0, model: LOCAL_IMAGE_MODEL_ID };
   }
 }

@@ -22,6 +22,9 @@ export type ScoreRequest = { modality: 'text'; text: string; language: string } 
 export interface ProviderScore {
   signals: ScoreMap;
   cost: number;
+  /** The model that scored this request, when it says more than the provider's `model`
+   * (the local provider: its text model or its image model). */
+  model?: string;
 }
 
 /** A provider's circuit breaker: `open` fails calls fast, `half_open` lets one probe through. */
