@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { API_MAIN, ApiClient, RunningService, startService, tempDataDir } from '@cds/testing';
+import { eventually } from './webhook-test-receiver';
 
 /** The issue's own example: the n-gram model let it through under the default policy. */
 const THREAT_EN = 'I am going to kill you and your whole family tonight';
@@ -95,12 +96,16 @@ describe('the local text model (LOCAL_TEXT_MODEL)', () => {
     fs.writeFileSync(path.join(broken, 'e5-small-q4.bin'), Buffer.alloc(4096, 7));
     const bad = await startService({ env: { LOCAL_EMBEDDING_MODEL_DIR: broken }, startProbe: '/health' });
     try {
+      // everything else up (in distributed mode the read models come up after /health)
+      const ready = await eventually(async () => {
+        const r = await fetch(`${bad.baseUrl}/ready`);
+        const body = (await r.json()) as any;
+        return body.eventLog && body.readModels && body.localTextModel.state !== 'loading' ? { status: r.status, body } : undefined;
+      }, 'the log and read models up, the text model loaded or failed');
+      expect(ready).toMatchObject({ status: 503, body: { status: 'not_ready', localTextModel: { model: 'embedding', state: 'failed' } } });
       const client = new ApiClient(bad.baseUrl, bad.adminKey);
       const r = await client.post('/v1/check', { content: THREAT_EN, policyId: 'default' });
       expect({ status: r.status, code: r.body.code }).toEqual({ status: 503, code: 'TEXT_MODEL_UNAVAILABLE' });
-      const ready = await fetch(`${bad.baseUrl}/ready`);
-      expect(ready.status).toBe(503);
-      expect(await ready.json()).toMatchObject({ status: 'not_ready', localTextModel: { model: 'embedding', state: 'failed' } });
     } finally {
       await bad.stop();
     }
