@@ -61,12 +61,13 @@ export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, Embeddi
   }
 
   /** Checks the model files (throws TEXT_MODEL_MISSING) and starts the workers; the model
-   * loads in the background (see `ready`, well under a second). */
-  static start(o: EmbeddingPoolOptions): EmbeddingPool {
+   * loads in the background (see `ready`, well under a second). `model`: files the caller
+   * has already located (and checked), instead of `o.modelDir`'s. */
+  static start(o: EmbeddingPoolOptions, model?: E5ModelFiles): EmbeddingPool {
     const limits = { ...DEFAULT_BATCH_LIMITS, ...o.batch };
     validateBatchLimits(limits);
     // throws TEXT_MODEL_MISSING (naming `npm run models:fetch`) before any thread starts
-    const pool = new EmbeddingPool(o, locateE5Model(o.modelDir), limits);
+    const pool = new EmbeddingPool(o, model ?? locateE5Model(o.modelDir), limits);
     pool.spawnAll();
     return pool;
   }

@@ -8,7 +8,7 @@ import { LocalTextSignal, foldLocalTextSignals } from '../local-text/local-text.
 import { BatchLimits } from './embedding-batch.rules';
 import { EmbeddingHeadsFile, clearedByCascade, parseEmbeddingHeads, scoreChunks } from './embedding-heads';
 import { EmbeddingPool, EmbeddingPoolLogLevel, EmbeddingPoolStats } from './embedding-pool';
-import { MODELS_FETCH_COMMAND } from './e5-model-files';
+import { MODELS_FETCH_COMMAND, locateE5Model } from './e5-model-files';
 import { chunkText } from './text-chunks';
 
 export const EMBEDDING_HEADS_FILE = 'embedding-heads.json';
@@ -67,29 +67,32 @@ export class LocalEmbeddingScorer {
 
   /** Checks the model and heads, then starts the pool (the model loads in the background:
    * await `ready()`). Throws TEXT_MODEL_MISSING (naming `npm run models:fetch`) when the
-   * model is not installed, and TEXT_MODEL_MISMATCH when the heads were trained on other weights. */
+   * model is not installed, and TEXT_MODEL_MISMATCH when the heads were trained on other
+   * weights; either before any thread starts. */
   static start(o: LocalEmbeddingScorerOptions = {}): LocalEmbeddingScorer {
     const headsPath = o.headsPath ?? defaultHeadsPath();
     const headsText = readFileSync(headsPath, 'utf8');
     const heads = parseEmbeddingHeads(JSON.parse(headsText));
     const id = `multilingual-e5-small-q4+heads:${createHash('sha256').update(headsText).digest('hex').slice(0, 12)}`;
-    const ngram = o.ngram ?? LocalTextClassifier.load();
-    const pool = EmbeddingPool.start({
-      workers: o.workers ?? availableParallelism(),
-      modelDir: o.modelDir,
-      queueLimit: o.queueLimit,
-      batch: o.batch,
-      log: o.log,
-    });
-    if (pool.model.weightsSha256 !== heads.model.weightsSha256) {
-      void pool.close();
+    const model = locateE5Model(o.modelDir);
+    if (model.weightsSha256 !== heads.model.weightsSha256) {
       throw new DomainError(
         'unavailable',
         'TEXT_MODEL_MISMATCH',
         `The installed text embedding model is not the one the heads were trained on: run \`${MODELS_FETCH_COMMAND}\``,
-        `installed weights ${pool.model.weightsSha256 || '(unknown)'}, heads expect ${heads.model.package} ${heads.model.version} ${heads.model.weightsSha256}`,
+        `installed weights ${model.weightsSha256 || '(unknown)'}, heads expect ${heads.model.package} ${heads.model.version} ${heads.model.weightsSha256}`,
       );
     }
+    const ngram = o.ngram ?? LocalTextClassifier.load();
+    const pool = EmbeddingPool.start(
+      {
+        workers: o.workers ?? availableParallelism(),
+        queueLimit: o.queueLimit,
+        batch: o.batch,
+        log: o.log,
+      },
+      model,
+    );
     return new LocalEmbeddingScorer(id, heads, pool, ngram, o.cascade !== false && heads.cascade !== null);
   }
 
