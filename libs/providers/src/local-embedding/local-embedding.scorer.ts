@@ -7,7 +7,7 @@ import { LocalTextClassifier } from '../local-text/local-text.classifier';
 import { LocalTextSignal, foldLocalTextSignals } from '../local-text/local-text.signals';
 import { BatchLimits } from './embedding-batch.rules';
 import { EmbeddingHeadsFile, clearedByCascade, parseEmbeddingHeads, scoreChunks } from './embedding-heads';
-import { EmbeddingPool, EmbeddingPoolLogLevel, EmbeddingPoolStats } from './embedding-pool';
+import { EmbeddingPool, EmbeddingPoolLogLevel, EmbeddingPoolState, EmbeddingPoolStats } from './embedding-pool';
 import { MODELS_FETCH_COMMAND, locateE5Model } from './e5-model-files';
 import { chunkText } from './text-chunks';
 
@@ -117,6 +117,16 @@ export class LocalEmbeddingScorer {
     const embeddings = await Promise.all(chunks.map((c) => this.pool.embed(c)));
     this.embedded++;
     return { signals: scoreChunks(this.heads.heads, embeddings, ngram), path: 'embedding' };
+  }
+
+  /** The pool's state: `ready` once every thread has the model. */
+  get state(): EmbeddingPoolState {
+    return this.pool.state;
+  }
+
+  /** Texts waiting for an embedding thread. */
+  queued(): number {
+    return this.pool.queued();
   }
 
   stats(): LocalEmbeddingScorerStats {

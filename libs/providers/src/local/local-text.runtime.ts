@@ -73,12 +73,12 @@ export class LocalTextRuntime implements TextScorer {
    * every thread has the model (`idle`: not started, as in the projector). */
   get state(): 'idle' | 'loading' | 'ready' | 'failed' {
     if (this.options.kind === 'ngram') return 'ready';
-    return this.embedding ? this.embedding.stats().pool.state : 'idle';
+    return this.embedding ? this.embedding.state : 'idle';
   }
 
   /** Texts waiting for an embedding thread. */
   queued(): number {
-    return this.embedding ? this.embedding.stats().pool.queued : 0;
+    return this.embedding ? this.embedding.queued() : 0;
   }
 
   /** Under `embedding`, failures are 503s: TEXT_MODEL_UNAVAILABLE, TEXT_QUEUE_FULL,
