@@ -49,8 +49,7 @@ export class ContentCheck {
 
   /** `idempotencyKey`: the Idempotency-Key header, used when the body has no requestId. */
   check(principal: Principal, request: CheckRequestDto, idempotencyKey: string | null): Promise<CheckDecision> {
-    const requestId = request.requestId ?? idempotencyKey;
-    return this.idempotent.run(principal.tenantId, requestId, (decisionId, rid) => this.decide(principal, request, decisionId, rid));
+    return this.idempotent.run(principal.tenantId, request.requestId, idempotencyKey, (decisionId, rid) => this.decide(principal, request, decisionId, rid));
   }
 
   private async decide(

@@ -16,11 +16,15 @@ export class IdempotentChecks<T> {
     private readonly answerOf: (doc: DecisionDoc) => T,
   ) {}
 
+  /** The request's id is the body's `requestId`, or else `idempotencyKey` (the
+   * Idempotency-Key header); without either, every call is a new decision. */
   run(
     tenantId: string,
-    requestId: string | null,
+    bodyRequestId: string | undefined,
+    idempotencyKey: string | null,
     check: (decisionId: string, requestId: string | null) => Promise<{ decisionId: string; answer: T }>,
   ): Promise<T> {
+    const requestId = bodyRequestId ?? idempotencyKey;
     if (!requestId) return check(randomUUID(), null).then((r) => r.answer);
     const k = `${tenantId}\u0000${requestId}`;
     const running = this.inFlight.get(k);

@@ -63,8 +63,7 @@ export class MultimodalCheck {
 
   /** `idempotencyKey`: the Idempotency-Key header, used when the body has no requestId. */
   check(principal: Principal, request: MultimodalRequestDto, idempotencyKey: string | null): Promise<MultimodalDecision> {
-    const requestId = request.requestId ?? idempotencyKey;
-    return this.idempotent.run(principal.tenantId, requestId, (decisionId, rid) => this.decide(principal, request, decisionId, rid));
+    return this.idempotent.run(principal.tenantId, request.requestId, idempotencyKey, (decisionId, rid) => this.decide(principal, request, decisionId, rid));
   }
 
   /** The video member, answered in the request: the same pipeline as POST /v1/video/check
