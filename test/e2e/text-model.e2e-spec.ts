@@ -57,6 +57,14 @@ describe('the local text model (LOCAL_TEXT_MODEL)', () => {
     ]);
   });
 
+  it('names the n-gram model as the one that answered when the cascade cleared the text (it was never embedded)', async () => {
+    // "my whole family is coming to dinner tonight": the n-gram model scores every category far below the cascade's bound
+    const r = await api.post('/v1/check', { content: 'Bu akşam bütün ailem yemeğe geliyor', language: 'tr', policyId: 'default' });
+    expect(r).toMatchObject({ status: 200, body: { action: 'allow' } });
+    const stored = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
+    expect(stored.parts[0].attempts).toEqual([expect.objectContaining({ provider: 'local', ok: true, model: expect.stringMatching(/^ngram:[0-9a-f]{12}$/) })]);
+  });
+
   it('answers a burst of concurrent checks (embedded together in batches) as it answers each text alone', async () => {
     const distinct = [...THREATS, ...BENIGN, 'see you at the meeting', 'I will hunt you down and hurt you'];
     const alone = new Map<string, any>();

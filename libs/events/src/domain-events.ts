@@ -62,8 +62,9 @@ export interface ProviderAttempt {
   reason?: string;
   /** Answered from the provider cache (PROVIDER_CACHE_TTL): not paid again. */
   cached?: boolean;
-  /** The model that answered (the local text model `multilingual-e5-small-q4+heads:<sha>`
-   * or `ngram:<sha>`, the image model, an external provider's model); absent on
+  /** The model that answered (the local text model `multilingual-e5-small-q4+heads:<sha>`,
+   * or `ngram:<sha>` when the n-gram model answered alone: LOCAL_TEXT_MODEL=ngram, or the
+   * cascade cleared the text; the image model; an external provider's model); absent on
    * decisions made before it was recorded. */
   model?: string;
 }

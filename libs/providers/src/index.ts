@@ -27,7 +27,7 @@ export { GOOGLE_VISION_PROVIDER } from './external/google-vision.signals';
 export { LocalProvider, LOCAL_PROVIDER, LOCAL_SIGNAL_FOLDING } from './local/local.provider';
 export type { ImageClassifier } from './local/local.provider';
 export { LocalImageModel, LOCAL_IMAGE_INPUT_SIZE } from './local/local-image.model';
-export { LocalTextRuntime, LocalTextModelKind, TextScorer } from './local/local-text.runtime';
+export { LocalTextRuntime, LocalTextModelKind, TextScore, TextScorer } from './local/local-text.runtime';
 export { LocalEmbeddingScorer } from './local-embedding/local-embedding.scorer';
 export { NsfwPool, NSFW_INPUT_SIZE } from './local-image/nsfw-pool';
 export { LOCAL_IMAGE_SIGNALS, LOCAL_IMAGE_SIGNAL_DESCRIPTIONS, imageSignalsOf } from './local/local-image.signals';

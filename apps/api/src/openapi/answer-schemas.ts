@@ -56,7 +56,7 @@ const part = obj(
           reason: str('why it failed: timeout, server_error, rate_limited, circuit_open, …'),
           cached: bool(),
           model: str(
-            "the model that answered: the local text model (multilingual-e5-small-q4+heads:<sha> or ngram:<sha>), the local image model, an external provider's model",
+            "the model that answered: the local text model (multilingual-e5-small-q4+heads:<sha>, or ngram:<sha> under LOCAL_TEXT_MODEL=ngram or when the cascade cleared the text), the local image model, an external provider's model",
           ),
         },
       ),

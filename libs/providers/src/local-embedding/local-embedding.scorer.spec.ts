@@ -3,7 +3,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { DomainError } from '@cds/errors';
 import { E5_FETCH_MANIFEST_FILE, E5_LIBRARY_FILE, E5_WEIGHTS_FILE } from './e5-model-files';
-import { LocalEmbeddingScorer } from './local-embedding.scorer';
+import { LocalEmbeddingScorer, answeringModel } from './local-embedding.scorer';
 
 // the module object the worker pool spawns its threads from
 const workerThreads = jest.requireActual<typeof import('worker_threads')>('worker_threads');
@@ -31,5 +31,14 @@ describe('LocalEmbeddingScorer.start', () => {
     expect((err as Error).message).toContain('npm run models:fetch');
     expect((err as DomainError).details).toContain('installed weights other-weights');
     expect(spawned).not.toHaveBeenCalled();
+  });
+});
+
+describe('answeringModel', () => {
+  const ids = { embedding: 'multilingual-e5-small-q4+heads:0123456789ab', ngram: 'ngram:ba9876543210' };
+
+  it('names the n-gram model when the cascade cleared the text, the embedding model when the text was embedded', () => {
+    expect(answeringModel('ngram-cleared', ids)).toBe('ngram:ba9876543210');
+    expect(answeringModel('embedding', ids)).toBe('multilingual-e5-small-q4+heads:0123456789ab');
   });
 });

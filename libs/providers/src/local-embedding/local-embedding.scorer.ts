@@ -38,6 +38,19 @@ export interface LocalEmbeddingScorerOptions {
 
 export type ScorePath = 'embedding' | 'ngram-cleared';
 
+/** A text's scores, the path that answered and the id of the model on that path. */
+export interface PathScore {
+  signals: Record<LocalTextSignal, number>;
+  path: ScorePath;
+  model: string;
+}
+
+/** Which model answered a text, as stored with its decision: the n-gram model when the
+ * cascade cleared the text (it was never embedded), the embedding model otherwise. */
+export function answeringModel(path: ScorePath, ids: { embedding: string; ngram: string }): string {
+  return path === 'ngram-cleared' ? ids.ngram : ids.embedding;
+}
+
 export interface LocalEmbeddingScorerStats {
   pool: EmbeddingPoolStats;
   embedded: number;
@@ -106,17 +119,22 @@ export class LocalEmbeddingScorer {
     return (await this.scoreWithPath(text, language)).signals;
   }
 
-  /** `score`, plus which path answered (for metrics and evaluation). */
-  async scoreWithPath(text: string, language: string): Promise<{ signals: Record<LocalTextSignal, number>; path: ScorePath }> {
+  /** `score`, plus which path answered (for metrics and evaluation) and the id of its model
+   * (stored with the decision). */
+  async scoreWithPath(text: string, language: string): Promise<PathScore> {
     const ngram = this.ngram.score(text, language) as Record<LocalTextSignal, number>;
     if (this.cascadeOn && this.heads.cascade && clearedByCascade(foldLocalTextSignals(ngram), this.heads.cascade.clearBelow)) {
       this.cleared++;
-      return { signals: ngram, path: 'ngram-cleared' };
+      return this.answer(ngram, 'ngram-cleared');
     }
     const chunks = chunkText(text, this.heads.chunks);
     const embeddings = await Promise.all(chunks.map((c) => this.pool.embed(c)));
     this.embedded++;
-    return { signals: scoreChunks(this.heads.heads, embeddings, ngram), path: 'embedding' };
+    return this.answer(scoreChunks(this.heads.heads, embeddings, ngram), 'embedding');
+  }
+
+  private answer(signals: Record<LocalTextSignal, number>, path: ScorePath): PathScore {
+    return { signals, path, model: answeringModel(path, { embedding: this.id, ngram: this.ngram.id }) };
   }
 
   /** The pool's state: `ready` once every thread has the model. */

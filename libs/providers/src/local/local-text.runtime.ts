@@ -5,11 +5,15 @@ import { LocalEmbeddingScorer } from '../local-embedding/local-embedding.scorer'
 
 export type LocalTextModelKind = 'embedding' | 'ngram';
 
+/** A text's scores and the model that answered (stored with the decision). */
+export interface TextScore {
+  signals: ScoreMap;
+  model: string;
+}
+
 /** The text model as the local provider uses it: LocalTextRuntime, or anything with its shape. */
 export interface TextScorer {
-  score(text: string, language: string): ScoreMap | Promise<ScoreMap>;
-  /** Which model scores (stored with each decision); known once started. */
-  readonly modelId: string;
+  score(text: string, language: string): TextScore | Promise<TextScore>;
 }
 
 export interface LocalTextRuntimeOptions {
@@ -44,11 +48,6 @@ export class LocalTextRuntime implements TextScorer {
     return this.options.kind;
   }
 
-  get modelId(): string {
-    if (this.options.kind === 'ngram') return this.ngram.id;
-    return this.embedding ? this.embedding.id : 'multilingual-e5-small-q4 (not started)';
-  }
-
   /** Starts the embedding pool (a no-op under `ngram`). Throws TEXT_MODEL_MISSING /
    * TEXT_MODEL_MISMATCH synchronously; the model then loads in the background. */
   start(): void {
@@ -81,12 +80,13 @@ export class LocalTextRuntime implements TextScorer {
     return this.embedding ? this.embedding.queued() : 0;
   }
 
-  /** Under `embedding`, failures are 503s: TEXT_MODEL_UNAVAILABLE, TEXT_QUEUE_FULL,
-   * TEXT_WORKER_CRASHED. */
-  score(text: string, language: string): ScoreMap | Promise<ScoreMap> {
-    if (this.options.kind === 'ngram') return this.ngram.score(text, language);
+  /** The scores and the model that answered: the n-gram model under `ngram`, and under
+   * `embedding` when the cascade cleared the text. Under `embedding`, failures are 503s:
+   * TEXT_MODEL_UNAVAILABLE, TEXT_QUEUE_FULL, TEXT_WORKER_CRASHED. */
+  score(text: string, language: string): TextScore | Promise<TextScore> {
+    if (this.options.kind === 'ngram') return { signals: this.ngram.score(text, language), model: this.ngram.id };
     this.start();
-    return this.embedding!.score(text, language);
+    return this.embedding!.scoreWithPath(text, language);
   }
 
   async close(): Promise<void> {

@@ -39,8 +39,8 @@ export class LocalProvider implements ModerationProvider {
 
   async score(request: ScoreRequest): Promise<ProviderScore> {
     if (request.modality === 'text') {
-      const signals = await this.text.score(request.text, request.language);
-      return { signals, cost: 0, model: this.text.modelId };
+      const { signals, model } = await this.text.score(request.text, request.language);
+      return { signals, cost: 0, model };
     }
     const classifier = this.images();
     if (request.image.frameSize !== classifier.inputSize) {
