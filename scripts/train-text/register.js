@@ -19,7 +19,13 @@ require.extensions['.ts'] = function compileTs(module, filename) {
     filename,
     swcrc: false,
     sourceMaps: 'inline',
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2022', keepClassNames: true },
+    // decorators: @cds/providers' index reaches the Nest module files
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
     module: { type: 'commonjs' },
   });
   module._compile(code, filename);
