@@ -7,8 +7,12 @@
  * Figures: per category and any-unsafe (AUPRC, P/R/F1 at 0.5, recall at the default
  * policy's thresholds), per language, per dataset, hard-negative false positives, the
  * cascade's clearing rate and recall cost, cross-dataset refits for every category, and
- * the hand-written 17-language set (multilingual-cases.fixtures.json) through the real scorer.
+ * the hand-written 17-language set (multilingual-cases.fixtures.json) through the real scorer,
+ * and surface noise: a quarter of the test rows again with hashtags, mentions, links, emoji
+ * or filler the training never saw (embedding-noise.ts EVALUATION_NOISE).
+ *   TEXT_WORKERS=2 embeds with two worker threads (default one)
  */
+import { createHash } from 'crypto';
 import { existsSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { EmbeddingHeadsFile, parseEmbeddingHeads } from '../../libs/providers/src/local-embedding/embedding-heads';
@@ -17,6 +21,7 @@ import { LOCAL_TEXT_CATEGORIES, LocalTextClassifier, SUPPORTED_LANGUAGES } from 
 import { PROJECT_ROOT, dataDirFrom, parseArgs } from './cli-options';
 import { loadCorpus } from './corpus/corpus';
 import { EmbeddingCache } from './embedding-cache';
+import { EVALUATION_NOISE, noisyText } from './embedding-noise';
 import { CrossRow, anyUnsafeLabel, crossDataset } from './embedding-cross';
 import { LabelOptions, selectRows } from './embedding-data';
 import { ensureEmbedded, rowEmbeddings } from './embedding-features';
@@ -25,13 +30,14 @@ import { BenchResult, renderModelCard } from './embedding-report';
 import { DEFAULT_POLICY_THRESHOLDS, cascadeRecallLoss, cascadeScored, embeddingScored, ngramScored, recallAtPolicy } from './embedding-scoring';
 import { EMBEDDING_MANIFEST_FILE, EMBEDDING_MODEL_DIR } from './embedding-train';
 import { Scored } from './evaluate';
+import { CorpusExample } from './corpus/example';
 import { averagePrecision } from './metrics';
 
 export interface Manifest {
   trainedAt: string;
   trainingSeconds: number;
   labels: LabelOptions;
-  data: { corpusSha256: string; rows: { train: number; dev: number }; seeds: number; seedWeight: number };
+  data: { corpusSha256: string; rows: { train: number; dev: number }; seeds: number; seedWeight: number; noisyCopies?: number };
   heads: Record<string, { lambda: number; trainPositives: number }>;
   noHead: { signal: string; trainPositives: number; lodoFolds: number }[];
   lodo: { signal: string; lambda: number; byLambda: { lambda: number; meanAuprc: number }[]; folds: { dataset: string; auprc: number }[] }[];
@@ -72,6 +78,19 @@ async function main(): Promise<void> {
   const cascade = heads.cascade ? cascadeScored(emb, ng, heads.cascade.clearBelow) : null;
   const cascadeLoss = heads.cascade ? cascadeRecallLoss(emb, ng, heads.cascade.clearBelow) : null;
 
+  log('surface noise');
+  const noise = await noiseRobustness({
+    examples: corpus.examples,
+    testIdx,
+    emb,
+    ngram: ng,
+    heads,
+    cache,
+    classifier: ngram,
+    noisyCopies: manifest.data.noisyCopies ?? 0,
+    log,
+  });
+
   let cross: CrossRow[] = [];
   if (args['no-cross'] !== 'true') {
     log('cross-dataset refits');
@@ -110,8 +129,57 @@ async function main(): Promise<void> {
     datasets: corpus.stats.map((s) => s.name),
   });
   const out = join(EMBEDDING_MODEL_DIR, 'MODEL_CARD.md');
-  writeFileSync(out, md);
+  writeFileSync(out, md.trimEnd() + '\n\n' + noise + '\n');
   log(`wrote ${out}`);
+}
+
+/** The same test rows, clean and with surface noise, through both models: any-unsafe
+ * AUPRC and recall at the default policy per category. Markdown. */
+async function noiseRobustness(o: {
+  examples: CorpusExample[];
+  testIdx: number[];
+  emb: Scored[];
+  ngram: Scored[];
+  heads: EmbeddingHeadsFile;
+  cache: EmbeddingCache;
+  classifier: LocalTextClassifier;
+  noisyCopies: number;
+  log: (m: string) => void;
+}): Promise<string> {
+  const positions = o.testIdx.map((_, k) => k).filter((k) => createHash('sha1').update(`noise-eval:${o.examples[o.testIdx[k]].text}`).digest()[0] < 64);
+  const noisy: CorpusExample[] = positions.map((k) => {
+    const e = o.examples[o.testIdx[k]];
+    const text = noisyText(e.text, `eval:${e.dataset}:${e.text}`, EVALUATION_NOISE);
+    return { ...e, text, norm: text };
+  });
+  const idx = noisy.map((_, k) => k);
+  await ensureEmbedded(noisy, idx, o.cache, o.log);
+  const ngNoisy = ngramScored(o.classifier, noisy, idx);
+  const embNoisy = embeddingScored(o.heads.heads, rowEmbeddings(noisy, idx, o.cache).chunks, ngNoisy);
+  const embClean = positions.map((k) => o.emb[k]);
+  const ngClean = positions.map((k) => o.ngram[k]);
+  const f = (x: number) => x.toFixed(3);
+  const rows = [
+    ['any-unsafe AUPRC', (s: Scored[]) => f(anyUnsafeAuprc(s).auprc)],
+    ['any-unsafe recall at the default policy', (s: Scored[]) => f(anyUnsafeAuprc(s).recallAtPolicy)],
+    ...LOCAL_TEXT_CATEGORIES.map(
+      (c) =>
+        [`${c} recall at the default policy (${recallAtPolicy(embClean, c).positives} positives)`, (s: Scored[]) => f(recallAtPolicy(s, c).recall)] as const,
+    ),
+  ] as const;
+  return [
+    '## Surface noise',
+    '',
+    `${noisy.length} test rows (a quarter, by hash), scored clean and with one to three pieces of noise the`,
+    'training never saw (hashtags, mentions, links, emoji, filler: `EVALUATION_NOISE` in',
+    o.noisyCopies > 0
+      ? `\`scripts/train-text/embedding-noise.ts\`; the heads trained on ${o.noisyCopies} noisy copies with pieces from another set).`
+      : '`scripts/train-text/embedding-noise.ts`; these heads trained on clean rows only).',
+    '',
+    '| figure | embedding, clean | embedding, noisy | n-gram, clean | n-gram, noisy |',
+    '|---|---|---|---|---|',
+    ...rows.map(([name, g]) => `| ${name} | ${g(embClean)} | ${g(embNoisy)} | ${g(ngClean)} | ${g(ngNoisy)} |`),
+  ].join('\n');
 }
 
 if (require.main === module) {

@@ -19,12 +19,17 @@ export function chunksOf(e: CorpusExample): string[] {
   return chunkText(e.text);
 }
 
-/** Opens the pool (one worker: long jobs use one core) only if something is missing. */
+/** Opens the pool only if something is missing: one worker (long jobs use one core) unless
+ * TEXT_WORKERS says more. */
 export async function ensureEmbedded(examples: CorpusExample[], idx: number[], cache: EmbeddingCache, log: (m: string) => void): Promise<void> {
   const texts = idx.flatMap((i) => chunksOf(examples[i]));
   const missing = texts.filter((t) => !cache.has(t));
   if (missing.length === 0) return;
-  const pool = EmbeddingPool.start({ workers: 1, queueLimit: 1 << 20, log: (level, m) => log(`[${level}] ${m}`) });
+  const pool = EmbeddingPool.start({
+    workers: Math.max(1, Number(process.env.TEXT_WORKERS ?? 1) || 1),
+    queueLimit: 1 << 20,
+    log: (level, m) => log(`[${level}] ${m}`),
+  });
   try {
     await pool.ready();
     await cache.fill(missing, pool, log);

@@ -8,6 +8,8 @@
  *        [--hard-negative-weight 3] [--max-cascade-loss 0.005 | --no-cascade] [--dry-run]
  *        [--signals harassment,insult (experiments: fit only these; implies nothing is written)]
  *        [--reuse-lambdas (experiments: the committed manifest's λ per head, no LODO)] [--no-seeds | --seed-weight 5]
+ *        [--noise-share 0.3 (experiments: training rows given a noisy copy, embedding-noise.ts; default 0)]
+ *   TEXT_WORKERS=2 embeds with two worker threads (default one)
  *
  * Embeds the capped train and dev rows (embedding-data.ts) through the disk cache, fits one
  * L2 logistic head per signal with λ chosen by leave-one-dataset-out CV (embedding-lodo.ts),
@@ -29,6 +31,7 @@ import { DEFAULT_LABEL_OPTIONS, DEFAULT_ROW_CAPS, DavidsonOffensive, LabelOption
 import { ensureEmbedded, rowEmbeddings } from './embedding-features';
 import { fitAllHeads } from './embedding-heads-fit';
 import { seedExamples } from './embedding-seeds';
+import { noisyCopies } from './embedding-noise';
 import { DEFAULT_LAMBDAS } from './embedding-lodo';
 import { cascadeRecallLoss, chooseClearBelow, embeddingScored, ngramScored, uniform } from './embedding-scoring';
 import { hardNegativeRows } from './eval-report';
@@ -38,6 +41,9 @@ export const EMBEDDING_MODEL_DIR = resolve(PROJECT_ROOT, 'libs/providers/src/loc
 export const EMBEDDING_MANIFEST_FILE = 'embedding-heads.manifest.json';
 /** seeds: 5 and 20 tried (17-language set 156 vs 159 of 204, dev macro AUPRC 0.796 vs 0.790) */
 export const DEFAULT_SEED_WEIGHT = 10;
+/** share of training rows given a copy with surface noise (embedding-noise.ts). Off: 0.3
+ * made the heads robust to noise but flag more look-alikes (model/EXPERIMENTS.md). */
+export const DEFAULT_NOISE_SHARE = 0;
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
@@ -57,11 +63,15 @@ async function main(): Promise<void> {
   const corpus = loadCorpus(dataDir, () => undefined);
   const useSeeds = args['no-seeds'] !== 'true';
   const seedWeight = numberArg(args, 'seed-weight', DEFAULT_SEED_WEIGHT);
-  const examples = useSeeds ? [...corpus.examples, ...seedExamples(seedWeight)] : corpus.examples;
+  const examples = useSeeds ? [...corpus.examples, ...seedExamples(seedWeight)] : [...corpus.examples];
   const cache = EmbeddingCache.forWeights(model.weightsSha256);
   const trainIdx = selectRows(examples, 'train');
   const devIdx = selectRows(examples, 'dev');
-  log(`data: ${dataDir}; ${trainIdx.length} training rows, ${devIdx.length} dev rows (capped)`);
+  const noiseShare = numberArg(args, 'noise-share', DEFAULT_NOISE_SHARE);
+  const noisy = noisyCopies(examples, trainIdx, noiseShare);
+  trainIdx.push(...noisy.map((_, k) => examples.length + k));
+  examples.push(...noisy);
+  log(`data: ${dataDir}; ${trainIdx.length} training rows (${noisy.length} noisy copies), ${devIdx.length} dev rows (capped)`);
   await ensureEmbedded(examples, [...trainIdx, ...devIdx], cache, log);
   const trainEmb = rowEmbeddings(examples, trainIdx, cache);
   const devEmb = rowEmbeddings(examples, devIdx, cache);
@@ -72,6 +82,7 @@ async function main(): Promise<void> {
   const only = args.signals ? (args.signals.split(',') as Signal[]) : undefined;
   // experiments: reuse the λ the committed heads' LODO chose instead of running it again
   const reuse = args['reuse-lambdas'] === 'true' ? previousLambdas(EMBEDDING_MODEL_DIR) : undefined;
+  const previous = reuse ? previousManifest(EMBEDDING_MODEL_DIR) : undefined;
   const fitted = fitAllHeads({ train, dev, labels, lambdas, fixedLambda, only, reuse, log });
 
   const ngram = LocalTextClassifier.load();
@@ -130,13 +141,15 @@ async function main(): Promise<void> {
       caps: DEFAULT_ROW_CAPS,
       seeds: useSeeds ? trainIdx.filter((i) => examples[i].dataset === 'project-seeds').length : 0,
       seedWeight,
+      noiseShare,
+      noisyCopies: noisy.length,
     },
     labels,
     lambdas,
     heads: Object.fromEntries(
       Object.entries(fitted.heads).map(([s, h]) => [
         s,
-        { lambda: fitted.lodo.find((l) => l.signal === s)?.lambda ?? fixedLambda, trainPositives: fitted.positives[s], platt: h!.platt },
+        { lambda: fitted.lambdas[s as Signal] ?? fixedLambda, trainPositives: fitted.positives[s], platt: h!.platt },
       ]),
     ),
     noHead: Object.entries(fitted.positives)
@@ -147,13 +160,25 @@ async function main(): Promise<void> {
         lodoFolds: fitted.lodo.find((l) => l.signal === s)?.folds.length ?? 0,
         source: 'n-gram model',
       })),
-    lodo: fitted.lodo,
+    // --reuse-lambdas: the λ and the LODO figures that chose them are the previous training's
+    lodo: previous ? previous.lodo : fitted.lodo,
+    lambdaSource: previous ? `reused from the leave-one-dataset-out selection of the heads trained ${previous.trainedAt}` : 'leave-one-dataset-out selection',
     cascade: file.cascade && { ...file.cascade, maxDevRecallLoss: maxLoss },
     files: { 'embedding-heads.json': { bytes: Buffer.byteLength(json), sha256: createHash('sha256').update(json).digest('hex') } },
     evaluation: 'see MODEL_CARD.md (npm run eval:text:embedding), held-out test splits only',
   };
   writeFileSync(join(outDir, EMBEDDING_MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
   log(`wrote ${outDir}`);
+}
+
+function previousManifest(dir: string): { trainedAt: string; lodo: unknown[] } {
+  const m = JSON.parse(readFileSync(join(dir, EMBEDDING_MANIFEST_FILE), 'utf8')) as { trainedAt: string; lodo: unknown[]; lambdaSource?: string };
+  return {
+    trainedAt: m.lambdaSource?.startsWith('reused')
+      ? m.lambdaSource.replace(/^reused from the leave-one-dataset-out selection of the heads trained /, '')
+      : m.trainedAt,
+    lodo: m.lodo,
+  };
 }
 
 function previousLambdas(dir: string): Partial<Record<Signal, number>> {
