@@ -34,7 +34,7 @@ export const DEFAULT_EMBEDDING_QUEUE_LIMIT = 1024;
 export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, EmbeddingWorkerMessage> {
   readonly model: E5ModelFiles;
   private dimension = 0;
-  private panelKernels: boolean | undefined;
+  private engineKernel: 'panels' | 'reference' | undefined;
   private readonly limits: BatchLimits;
 
   private constructor(o: EmbeddingPoolOptions, model: E5ModelFiles, limits: BatchLimits) {
@@ -76,7 +76,7 @@ export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, Embeddi
   /** Which forward pass the installed engine runs, known once a worker is ready:
    * `panels` (e5_fast.c's AVX2 kernels) or `reference` (e5.c's, on a CPU without AVX2). */
   get kernel(): 'panels' | 'reference' | undefined {
-    return this.panelKernels === undefined ? undefined : this.panelKernels ? 'panels' : 'reference';
+    return this.engineKernel;
   }
 
   /** Embedding size (384), known once a worker is ready. */
@@ -119,7 +119,7 @@ export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, Embeddi
 
   protected override onReady(_slot: number, m: Extract<EmbeddingWorkerMessage, { type: 'ready' }>): void {
     this.dimension = m.dim;
-    this.panelKernels = m.fast;
+    this.engineKernel = m.fast ? 'panels' : 'reference';
   }
 }
 

@@ -213,8 +213,7 @@ static void panel_tile1(const panel_mat *pm, int p, const int8_t *aq, const floa
 static void matmul_panels(const panel_mat *pm, const int8_t *aq, const float *ad,
                           const int32_t *as, float *Y, int T) {
     int np = pm->nout / PANEL;
-    int p = 0;
-    for (; p < np; p++) {
+    for (int p = 0; p < np; p++) {
         int t = 0;
         for (; t + TILE <= T; t += TILE) panel_tile4(pm, p, aq, ad, as, Y, t);
         for (; t < T; t++) panel_tile1(pm, p, aq, ad, as, Y, t);
@@ -225,8 +224,10 @@ e5f_model *e5f_load(const char *path) {
     e5_model *m = e5_load(path);
     if (!m) return NULL;
     e5f_model *f = (e5f_model *)calloc(1, sizeof(e5f_model));
+    if (!f) { e5_free(m); return NULL; }
     f->m = m;
     f->layers = (panel_layer *)calloc((size_t)m->NL, sizeof(panel_layer));
+    if (!f->layers) { e5f_free(f); return NULL; }
     int H = m->H, FF = m->FF, rc = 0;
     for (int l = 0; l < m->NL; l++) {
         layer_t *ly = &m->layers[l];
@@ -238,7 +239,7 @@ e5f_model *e5f_load(const char *path) {
         rc |= pack_mat(&pl->fi, ly->fiw, ly->fib, FF, H);
         rc |= pack_mat(&pl->fo, ly->fow, ly->fob, H, FF);
     }
-    if (rc) { fprintf(stderr, "e5_fast: unexpected matrix shapes\n"); e5f_free(f); return NULL; }
+    if (rc) { fprintf(stderr, "e5_fast: unexpected matrix shapes or out of memory\n"); e5f_free(f); return NULL; }
     return f;
 }
 
@@ -356,33 +357,29 @@ int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float
     }
     {
         int *off = malloc(sizeof(int) * (size_t)(nwin + 1)), *owner = malloc(sizeof(int) * (size_t)nwin);
-        int *weight = malloc(sizeof(int) * (size_t)nwin), *ids = NULL;
+        int *weight = malloc(sizeof(int) * (size_t)nwin), *from = malloc(sizeof(int) * (size_t)nwin), *ids = NULL;
         float *pooled = malloc(sizeof(float) * (size_t)nwin * H);
+        double *wsum = calloc((size_t)n, sizeof(double));
         int w = 0, T = 0;
-        if (!off || !owner || !weight || !pooled) rc = -2;
+        if (!off || !owner || !weight || !from || !pooled || !wsum) rc = -2;
+        /* window w: content tokens [from[w], from[w] + weight[w]) of text owner[w] (an empty
+         * text has one empty window, weight 1), run as <s> window </s> at ids[off[w]] */
         for (int i = 0; !rc && i < n; i++)
             for (int a = 0; a == 0 || a < clen[i]; a += wmax) {
                 int b = a + wmax < clen[i] ? a + wmax : clen[i];
-                owner[w] = i; weight[w] = b - a > 0 ? b - a : 1; off[w] = T; T += b - a + 2; w++;
+                owner[w] = i; from[w] = a; weight[w] = b - a > 0 ? b - a : 1; off[w] = T; T += b - a + 2; w++;
             }
         if (!rc) { off[nwin] = T; ids = malloc(sizeof(int) * (size_t)T); if (!ids) rc = -2; }
         if (!rc) {
-            /* fill ids window by window */
-            int t = 0, prev = -1, a = 0;
-            for (int wi = 0; wi < nwin; wi++) {
-                int i = owner[wi];
-                if (i != prev) { a = 0; prev = i; }
-                int b = a + wmax < clen[i] ? a + wmax : clen[i];
+            for (int wi = 0, t = 0; wi < nwin; wi++) {
                 ids[t++] = m->tok.bos;
-                for (int j = a; j < b; j++) ids[t++] = content[i][j];
+                for (int j = from[wi]; j < from[wi] + off[wi + 1] - off[wi] - 2; j++) ids[t++] = content[owner[wi]][j];
                 ids[t++] = m->tok.eos;
-                a = b;
             }
             rc = forward_segments(f, ids, off, nwin, pooled);
         }
         if (!rc) {
             for (int i = 0; i < n; i++) memset(out + (size_t)i * H, 0, sizeof(float) * H);
-            double *wsum = calloc((size_t)n, sizeof(double));
             for (int wi = 0; wi < nwin; wi++) {
                 float *o = out + (size_t)owner[wi] * H;
                 for (int j = 0; j < H; j++) o[j] += (float)weight[wi] * pooled[(size_t)wi * H + j];
@@ -394,9 +391,8 @@ int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float
                 nrm = 1.f / sqrtf(nrm > 1e-12f ? nrm : 1e-12f);
                 for (int j = 0; j < H; j++) o[j] *= nrm;
             }
-            free(wsum);
         }
-        free(off); free(owner); free(weight); free(pooled); free(ids);
+        free(off); free(owner); free(weight); free(from); free(pooled); free(ids); free(wsum);
     }
 done:
     for (int i = 0; i < n; i++) free(content[i]);
