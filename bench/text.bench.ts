@@ -1,10 +1,12 @@
+import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import koffi from 'koffi';
 import { LocalTextClassifier } from '@cds/providers';
 import { locateE5Model } from '../libs/providers/src/local-embedding/e5-model-files';
-import { LocalEmbeddingScorer } from '../libs/providers/src/local-embedding/local-embedding.scorer';
+import { parseEmbeddingHeads } from '../libs/providers/src/local-embedding/embedding-heads';
+import { LocalEmbeddingScorer, defaultHeadsPath } from '../libs/providers/src/local-embedding/local-embedding.scorer';
 import { loadCorpus } from '../scripts/train-text/corpus/corpus';
 import { ROOT, machine, writeResult } from './bench-support';
 
@@ -16,14 +18,18 @@ import { ROOT, machine, writeResult } from './bench-support';
  *   3. the embedding scorer under load: C texts in flight, N workers, dynamic batching;
  *   4. the same with the cascade (the n-gram model clears text it is sure is clean);
  *   5. the engine alone on this thread: e5.c's own forward pass (the baseline) against the
- *      project's panel kernels (engine/e5_fast.c), same library, same texts, 1 and 16 per call.
+ *      project's panel kernels (engine/e5_fast.c), same library, same texts, 1 and 16 per call;
+ *      and the panel kernels running only the heads' encoder layers when the heads read a
+ *      truncated model (EmbeddingHeadsFile.model.layers).
  * p50/p99 are per text, from submission to answer; texts/s over the whole run.
- * Env: BENCH_TEXTS (default 400), BENCH_CONCURRENCY (default 64), TEXT_WORKERS (default: cores).
+ * Env: BENCH_TEXTS (default 400), BENCH_CONCURRENCY (default 64), TEXT_WORKERS (default: cores),
+ * TEXT_HEADS (a heads file to bench instead of the committed model/embedding-heads.json).
  * Needs `npm run models:fetch`.
  */
 const N = Number(process.env.BENCH_TEXTS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const WORKERS = Number(process.env.TEXT_WORKERS ?? Math.max(1, os.availableParallelism()));
+const HEADS = process.env.TEXT_HEADS ? path.resolve(process.env.TEXT_HEADS) : defaultHeadsPath();
 
 interface Figures {
   p50: number;
@@ -54,7 +60,7 @@ async function run(n: number, inFlight: number, f: (i: number) => Promise<unknow
 }
 
 /** ms per text of one engine's batch function over `texts`, `perCall` texts per call. */
-function engineMsPerText(prefix: 'e5' | 'e5f', texts: string[], perCall: number): number {
+function engineMsPerText(prefix: 'e5' | 'e5f', texts: string[], perCall: number, layers?: number): number {
   const files = locateE5Model();
   const lib = koffi.load(files.libraryPath);
   const load = lib.func(`void *${prefix}_load(const char *path)`);
@@ -62,6 +68,7 @@ function engineMsPerText(prefix: 'e5' | 'e5f', texts: string[], perCall: number)
   const free = lib.func(`void ${prefix}_free(void *m)`);
   const model: unknown = load(files.weightsPath);
   try {
+    if (layers !== undefined && lib.func('int e5f_truncate(void *m, int n)')(model, layers) !== layers) throw new Error(`cannot run ${layers} layers`);
     const out = new Float32Array(perCall * 384);
     for (let i = 0; i < 8; i++) embed(model, [texts[i]], 1, 1, out);
     const start = performance.now();
@@ -83,24 +90,25 @@ async function main() {
   const texts = Array.from({ length: N }, (_, i) => tweets[(i * step) % tweets.length]);
   const meanChars = texts.reduce((a, t) => a + t.text.length, 0) / texts.length;
 
+  const heads = parseEmbeddingHeads(JSON.parse(readFileSync(HEADS, 'utf8')));
   const ngram = LocalTextClassifier.load();
   for (let i = 0; i < 2000; i++) ngram.score(texts[i % N].text, texts[i % N].lang);
   const ngramFigures = await run(N * 20, 1, (i) => Promise.resolve(ngram.score(texts[i % N].text, texts[i % N].lang)));
 
-  const one = LocalEmbeddingScorer.start({ workers: 1, ngram, cascade: false, log: () => undefined });
+  const one = LocalEmbeddingScorer.start({ headsPath: HEADS, workers: 1, ngram, cascade: false, log: () => undefined });
   await one.ready();
   await run(20, 1, (i) => one.score(texts[i].text, texts[i].lang));
   const single1 = await run(N, 1, (i) => one.score(texts[i].text, texts[i].lang));
   await one.close();
 
-  const pool = LocalEmbeddingScorer.start({ workers: WORKERS, ngram, cascade: false, log: () => undefined });
+  const pool = LocalEmbeddingScorer.start({ headsPath: HEADS, workers: WORKERS, ngram, cascade: false, log: () => undefined });
   await pool.ready();
   await run(40, WORKERS, (i) => pool.score(texts[i].text, texts[i].lang));
   const singleN = await run(N, 1, (i) => pool.score(texts[i].text, texts[i].lang));
   const loaded = await run(N, CONCURRENCY, (i) => pool.score(texts[i].text, texts[i].lang));
   await pool.close();
 
-  const cascade = LocalEmbeddingScorer.start({ workers: WORKERS, ngram, log: () => undefined });
+  const cascade = LocalEmbeddingScorer.start({ headsPath: HEADS, workers: WORKERS, ngram, log: () => undefined });
   await cascade.ready();
   await run(40, WORKERS, (i) => cascade.score(texts[i].text, texts[i].lang));
   const before = cascade.stats();
@@ -115,6 +123,15 @@ async function main() {
     texts: engineTexts.length,
     referenceMsPerText: { batch1: engineMsPerText('e5', engineTexts, 1), batch16: engineMsPerText('e5', engineTexts, 16) },
     panelsMsPerText: { batch1: engineMsPerText('e5f', engineTexts, 1), batch16: engineMsPerText('e5f', engineTexts, 16) },
+    layers: heads.model.layers ?? 'all',
+    ...(heads.model.layers === undefined
+      ? {}
+      : {
+          panelsHeadsLayersMsPerText: {
+            batch1: engineMsPerText('e5f', engineTexts, 1, heads.model.layers),
+            batch16: engineMsPerText('e5f', engineTexts, 16, heads.model.layers),
+          },
+        }),
   };
 
   const result = {
@@ -122,6 +139,7 @@ async function main() {
     machine: machine(),
     loadAverage: os.loadavg().map((x) => +x.toFixed(2)),
     texts: { count: N, meanChars: +meanChars.toFixed(1), source: 'test split, ≤ 280 characters, every k-th' },
+    heads: path.relative(ROOT, HEADS),
     workers: WORKERS,
     concurrency: CONCURRENCY,
     ngram: { ...ngramFigures, note: 'one text at a time on the calling thread (ms)' },

@@ -18,7 +18,12 @@ export class EmbeddingCache {
   private readonly keysPath: string;
   private readonly vectorsPath: string;
 
-  constructor(readonly dir: string) {
+  /** `layers`: the embeddings are the pooled output of the model's first `layers` encoder
+   * layers (undefined: all of them). */
+  constructor(
+    readonly dir: string,
+    readonly layers?: number,
+  ) {
     mkdirSync(dir, { recursive: true });
     this.keysPath = join(dir, 'keys.txt');
     this.vectorsPath = join(dir, 'vectors.f32');
@@ -41,8 +46,10 @@ export class EmbeddingCache {
     if (buf.length !== n * EMBEDDING_DIM * 4) truncateSync(this.vectorsPath, n * EMBEDDING_DIM * 4);
   }
 
-  static forWeights(weightsSha256: string): EmbeddingCache {
-    return new EmbeddingCache(join(PROJECT_ROOT, '.tmp', 'embedding-cache', `e5q4-query-${weightsSha256.slice(0, 12)}`));
+  /** The cache of one model's embeddings: its weights, and how many of its layers run. */
+  static forWeights(weightsSha256: string, layers?: number): EmbeddingCache {
+    const name = `e5q4-query-${weightsSha256.slice(0, 12)}${layers === undefined ? '' : `-layers${layers}`}`;
+    return new EmbeddingCache(join(PROJECT_ROOT, '.tmp', 'embedding-cache', name), layers);
   }
 
   get count(): number {

@@ -3,10 +3,10 @@
  * that `embedding-train` and `embedding-eval` reruns are cheap. One worker thread (one
  * core): run it under `nice`.
  *
- *   nice node -r ./scripts/train-text/register.js scripts/train-text/embedding-embed.ts [--data-dir <dir>] [--splits train,dev,test]
+ *   nice node -r ./scripts/train-text/register.js scripts/train-text/embedding-embed.ts [--data-dir <dir>] [--splits train,dev,test] [--layers 4]
  */
 import { locateE5Model } from '../../libs/providers/src/local-embedding/e5-model-files';
-import { dataDirFrom, parseArgs } from './cli-options';
+import { dataDirFrom, numberArg, parseArgs } from './cli-options';
 import { loadCorpus } from './corpus/corpus';
 import { Split } from './corpus/example';
 import { EmbeddingCache } from './embedding-cache';
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const log = (m: string) => process.stdout.write(`${m}\n`);
   const corpus = loadCorpus(dataDirFrom(args), log);
-  const cache = EmbeddingCache.forWeights(locateE5Model().weightsSha256);
+  const cache = EmbeddingCache.forWeights(locateE5Model().weightsSha256, args.layers === undefined ? undefined : numberArg(args, 'layers', 12));
   const splits = (args.splits ?? 'train,dev,test').split(',') as Split[];
   for (const split of splits) {
     const idx = selectRows(corpus.examples, split);

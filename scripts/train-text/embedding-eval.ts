@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   const manifest = JSON.parse(readFileSync(join(EMBEDDING_MODEL_DIR, EMBEDDING_MANIFEST_FILE), 'utf8')) as Manifest;
   const corpus = loadCorpus(dataDirFrom(args), () => undefined);
   if (corpus.corpusHash !== manifest.data.corpusSha256) log('WARNING: the data differs from what the heads were trained on (corpus hash mismatch)');
-  const cache = EmbeddingCache.forWeights(locateE5Model().weightsSha256);
+  const cache = EmbeddingCache.forWeights(locateE5Model().weightsSha256, heads.model.layers);
   const testIdx = selectRows(corpus.examples, 'test');
   log(`scoring ${testIdx.length} held-out test rows (capped)`);
   await ensureEmbedded(corpus.examples, testIdx, cache, log);

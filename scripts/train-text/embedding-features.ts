@@ -28,6 +28,7 @@ export async function ensureEmbedded(examples: CorpusExample[], idx: number[], c
   const pool = EmbeddingPool.start({
     workers: Math.max(1, Number(process.env.TEXT_WORKERS ?? 1) || 1),
     queueLimit: 1 << 20,
+    layers: cache.layers,
     log: (level, m) => log(`[${level}] ${m}`),
   });
   try {

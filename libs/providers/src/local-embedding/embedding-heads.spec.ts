@@ -57,6 +57,15 @@ describe('parseEmbeddingHeads', () => {
     expect(parseEmbeddingHeads(file({ cascade: null })).cascade).toBeNull();
   });
 
+  it('reads how many encoder layers the heads were trained on (absent: all)', () => {
+    const model = file().model;
+    expect(parseEmbeddingHeads(file()).model.layers).toBeUndefined();
+    expect(parseEmbeddingHeads(file({ model: { ...model, layers: 4 } })).model.layers).toBe(4);
+    for (const layers of [0, 2.5, -3, '4']) {
+      expect(() => parseEmbeddingHeads(file({ model: { ...model, layers: layers as number } }))).toThrow(/model.layers must be an integer >= 1/);
+    }
+  });
+
   it.each([
     ['a wrong format', { format: 2 }, /format must be 1/],
     ['an unknown signal', { heads: { nudity: { w: [0, 0, 0], b: 0, platt: { a: 1, b: 0 } } } }, /unknown signal nudity/],

@@ -13,7 +13,16 @@ export interface EmbeddingHead {
 export interface EmbeddingHeadsFile {
   format: 1;
   /** the embedding model the heads were trained on: a different one makes them meaningless */
-  model: { package: string; version: string; weightsSha256: string; prefix: 'query: '; dim: number };
+  model: {
+    package: string;
+    version: string;
+    weightsSha256: string;
+    prefix: 'query: ';
+    dim: number;
+    /** The heads read the pooled output of the model's first `layers` encoder layers;
+     * absent: of all of them. */
+    layers?: number;
+  };
   chunks: ChunkLimits;
   heads: Partial<Record<LocalTextSignal, EmbeddingHead>>;
   /** Cascade: a text whose n-gram category scores are all below these is cleared by the
@@ -35,6 +44,8 @@ export function parseEmbeddingHeads(json: unknown): EmbeddingHeadsFile {
   const f = json as EmbeddingHeadsFile;
   if (!f || typeof f !== 'object' || f.format !== 1) throw new EmbeddingHeadsFormatError('format must be 1');
   if (!f.model || !Number.isInteger(f.model.dim) || f.model.dim < 1) throw new EmbeddingHeadsFormatError('model.dim missing');
+  if (f.model.layers !== undefined && !(Number.isInteger(f.model.layers) && f.model.layers >= 1))
+    throw new EmbeddingHeadsFormatError('model.layers must be an integer >= 1 when present');
   if (!f.chunks || !(f.chunks.chunkChars >= 1) || !(f.chunks.maxChunks >= 1)) throw new EmbeddingHeadsFormatError('chunks missing');
   if (!f.heads || typeof f.heads !== 'object') throw new EmbeddingHeadsFormatError('heads missing');
   for (const [signal, h] of Object.entries(f.heads)) {

@@ -13,6 +13,9 @@ export interface EmbeddingPoolOptions {
   /** Texts waiting for a worker beyond which `embed` rejects at once (TEXT_QUEUE_FULL). */
   queueLimit?: number;
   batch?: Partial<BatchLimits>;
+  /** Run only the model's first n encoder layers (heads trained on such embeddings say so:
+   * EmbeddingHeadsFile.model.layers); all of them when absent. */
+  layers?: number;
   log?: (level: EmbeddingPoolLogLevel, msg: string) => void;
 }
 
@@ -43,6 +46,7 @@ export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, Embeddi
       libraryPath: model.libraryPath,
       weightsPath: model.weightsPath,
       isQuery: true,
+      layers: o.layers ?? null,
     };
     super(
       {
@@ -67,6 +71,7 @@ export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, Embeddi
   static start(o: EmbeddingPoolOptions, model?: E5ModelFiles): EmbeddingPool {
     const limits = { ...DEFAULT_BATCH_LIMITS, ...o.batch };
     validateBatchLimits(limits);
+    if (o.layers !== undefined && !(Number.isInteger(o.layers) && o.layers >= 1)) throw new RangeError(`layers must be an integer >= 1, got ${o.layers}`);
     // throws TEXT_MODEL_MISSING (naming `npm run models:fetch`) before any thread starts
     const pool = new EmbeddingPool(o, model ?? locateE5Model(o.modelDir), limits);
     pool.spawnAll();

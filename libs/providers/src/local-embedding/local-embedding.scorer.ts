@@ -102,6 +102,7 @@ export class LocalEmbeddingScorer {
         workers: o.workers ?? availableParallelism(),
         queueLimit: o.queueLimit,
         batch: o.batch,
+        layers: heads.model.layers,
         log: o.log,
       },
       model,

@@ -26,6 +26,10 @@ e5f_model *e5f_load(const char *path);
 void e5f_free(e5f_model *f);
 int e5f_dim(const e5f_model *f);
 int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float *out);
+/* Run only the first n encoder layers from now on (the pooled output of layer n instead of
+ * the last): heads trained on a truncated model need the same truncation. Returns n, or -1
+ * when n is not within 1..the layers the model has. */
+int e5f_truncate(e5f_model *f, int n);
 /* 1 when this build runs the panel kernels, 0 when it delegates to e5.c (no AVX2/FMA) */
 int e5f_fast(void);
 
@@ -36,6 +40,14 @@ void e5f_free(e5f_model *f) { e5_free((e5_model *)f); }
 int e5f_dim(const e5f_model *f) { return e5_dim((const e5_model *)f); }
 int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float *out) {
     return e5_embed_batch((e5_model *)f, texts, n, is_query, out);
+}
+/* e5.c's forward pass runs m->NL layers and nothing else reads NL after the load (its
+ * layer table stays allocated whole), so lowering NL truncates that pass too. */
+int e5f_truncate(e5f_model *f, int n) {
+    e5_model *m = (e5_model *)f;
+    if (n < 1 || n > m->NL) return -1;
+    m->NL = n;
+    return n;
 }
 int e5f_fast(void) { return 0; }
 #else
@@ -66,6 +78,7 @@ typedef struct {
 struct e5f_model {
     e5_model *m;
     panel_layer *layers;
+    int run_layers;        /* the first run_layers of m->NL run (e5f_truncate) */
 };
 
 static int pack_mat(panel_mat *pm, const block_q4_0 *w, const float *bias, int nout, int nin) {
@@ -240,10 +253,17 @@ e5f_model *e5f_load(const char *path) {
         rc |= pack_mat(&pl->fo, ly->fow, ly->fob, H, FF);
     }
     if (rc) { fprintf(stderr, "e5_fast: unexpected matrix shapes or out of memory\n"); e5f_free(f); return NULL; }
+    f->run_layers = m->NL;
     return f;
 }
 
 int e5f_dim(const e5f_model *f) { return f->m->H; }
+
+int e5f_truncate(e5f_model *f, int n) {
+    if (n < 1 || n > f->m->NL) return -1;
+    f->run_layers = n;
+    return n;
+}
 
 /* Attention of one segment's tokens [s0, s1) among themselves, every head. */
 static void attend(const e5_model *m, const float *q, const float *k, const float *v,
@@ -300,7 +320,7 @@ static int forward_segments(const e5f_model *f, const int *ids, const int *off, 
         }
     add_layernorm(x, NULL, m->eln_w, m->eln_b, T, H, m->eps);
 
-    for (int l = 0; l < m->NL; l++) {
+    for (int l = 0; l < f->run_layers; l++) {
         const layer_t *ly = &m->layers[l];
         const panel_layer *pl = &f->layers[l];
         quantize_blocks(x, T, H, aq, ad, as);
