@@ -83,9 +83,8 @@ async function main(): Promise<void> {
   log(`fitting heads (labels ${JSON.stringify(labels)})`);
   const only = args.signals ? (args.signals.split(',') as Signal[]) : undefined;
   // experiments: reuse the λ the committed heads' LODO chose instead of running it again
-  const reuse = args['reuse-lambdas'] === 'true' ? previousLambdas(EMBEDDING_MODEL_DIR) : undefined;
-  const previous = reuse ? previousManifest(EMBEDDING_MODEL_DIR) : undefined;
-  const fitted = fitAllHeads({ train, dev, labels, lambdas, fixedLambda, only, reuse, log });
+  const previous = args['reuse-lambdas'] === 'true' ? committedSelection(EMBEDDING_MODEL_DIR) : undefined;
+  const fitted = fitAllHeads({ train, dev, labels, lambdas, fixedLambda, only, reuse: previous?.lambdas, log });
 
   const ngram = LocalTextClassifier.load();
   const devNgram = ngramScored(ngram, examples, devIdx);
@@ -172,7 +171,8 @@ async function main(): Promise<void> {
       })),
     // --reuse-lambdas: the λ and the LODO figures that chose them are the previous training's
     lodo: previous ? previous.lodo : fitted.lodo,
-    lambdaSource: previous ? `reused from the leave-one-dataset-out selection of the heads trained ${previous.trainedAt}` : 'leave-one-dataset-out selection',
+    lambdaSource: previous ? `reused from the leave-one-dataset-out selection of the heads trained ${previous.chosenAt}` : 'leave-one-dataset-out selection',
+    lambdasChosenAt: previous ? previous.chosenAt : new Date().toISOString(),
     cascade: file.cascade && { ...file.cascade, maxDevRecallLoss: maxLoss },
     files: { 'embedding-heads.json': { bytes: Buffer.byteLength(json), sha256: createHash('sha256').update(json).digest('hex') } },
     evaluation: 'see MODEL_CARD.md (npm run eval:text:embedding), held-out test splits only',
@@ -181,19 +181,20 @@ async function main(): Promise<void> {
   log(`wrote ${outDir}`);
 }
 
-function previousManifest(dir: string): { trainedAt: string; lodo: unknown[] } {
-  const m = JSON.parse(readFileSync(join(dir, EMBEDDING_MANIFEST_FILE), 'utf8')) as { trainedAt: string; lodo: unknown[]; lambdaSource?: string };
-  return {
-    trainedAt: m.lambdaSource?.startsWith('reused')
-      ? m.lambdaSource.replace(/^reused from the leave-one-dataset-out selection of the heads trained /, '')
-      : m.trainedAt,
-    lodo: m.lodo,
+/** The committed heads' λ per head, the LODO figures that chose them and when that LODO
+ * ran (a run that reused λ records the date it reused them from). One read of the manifest. */
+function committedSelection(dir: string): { lambdas: Partial<Record<Signal, number>>; lodo: unknown[]; chosenAt: string } {
+  const m = JSON.parse(readFileSync(join(dir, EMBEDDING_MANIFEST_FILE), 'utf8')) as {
+    trainedAt: string;
+    lambdasChosenAt?: string;
+    lodo: unknown[];
+    heads: Record<string, { lambda: number }>;
   };
-}
-
-function previousLambdas(dir: string): Partial<Record<Signal, number>> {
-  const m = JSON.parse(readFileSync(join(dir, EMBEDDING_MANIFEST_FILE), 'utf8')) as { heads: Record<string, { lambda: number }> };
-  return Object.fromEntries(Object.entries(m.heads).map(([s, h]) => [s, h.lambda]));
+  return {
+    lambdas: Object.fromEntries(Object.entries(m.heads).map(([signal, h]) => [signal, h.lambda])),
+    lodo: m.lodo,
+    chosenAt: m.lambdasChosenAt ?? m.trainedAt,
+  };
 }
 
 if (require.main === module) {
