@@ -13,6 +13,11 @@ export interface StoredEvent extends LogPosition {
   event: EventEnvelope;
 }
 
+/** A stored event as the log holds it: its envelope as JSON text, not yet parsed. */
+export interface EncodedEvent extends LogPosition {
+  json: string;
+}
+
 /** What a consumer wants from where. `committed` resumes the group's checkpoint
  * (or the beginning when the group has none); `beginning` ignores it. */
 export type StartFrom = 'committed' | 'beginning';
@@ -46,6 +51,9 @@ export interface EventLog {
   subscribe(options: SubscribeOptions): Promise<Subscription>;
   /** Replay: read up to `max` events of one partition starting at `fromOffset`. */
   read(topic: Topic, partition: number, fromOffset: number, max: number): Promise<StoredEvent[]>;
+  /** The same events as `read`, each as the JSON text of its envelope, for a caller that
+   * parses them elsewhere (the rebuild decodes on worker threads). */
+  readEncoded(topic: Topic, partition: number, fromOffset: number, max: number): Promise<EncodedEvent[]>;
   /** Next offset to be written, per partition. */
   endOffsets(topic: Topic): Promise<Map<number, number>>;
   /** Is the log reachable right now (readiness). */

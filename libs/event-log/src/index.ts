@@ -1,5 +1,5 @@
 export { EVENT_LOG, EventLogAppendError } from './event-log.port';
-export type { EventLog, LogPosition, StoredEvent, StartFrom, SubscribeOptions, Subscription } from './event-log.port';
+export type { EncodedEvent, EventLog, LogPosition, StoredEvent, StartFrom, SubscribeOptions, Subscription } from './event-log.port';
 export { EventLogModule, openKafkaEventLog } from './event-log.module';
 export { FileEventLog } from './file/file-event-log.adapter';
 export type { FileEventLogOptions, FileEventLogLogger } from './file/file-event-log.adapter';

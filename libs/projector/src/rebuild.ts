@@ -1,9 +1,11 @@
 import { Logger } from '@nestjs/common';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { AppConfig } from '@cds/config';
 import { EventLog } from '@cds/event-log';
-import { ElasticsearchReadModels, SqliteReadModels } from '@cds/read-models';
+import { ElasticsearchReadModels, SqliteReadModels, SqliteRowDecoders } from '@cds/read-models';
 import { replayPass } from './replay-pass';
+import { replayIntoRows } from './replay-rows';
 
 export interface RebuildResult {
   events: number;
@@ -28,17 +30,26 @@ const MAX_CATCH_UP_PASSES = 10;
 export async function rebuildSqlite(config: AppConfig, log: EventLog, logger = new Logger('Rebuild')): Promise<RebuildResult> {
   const started = Date.now();
   const fresh = SqliteReadModels.createGeneration(path.join(config.DATA_DIR, 'readmodels'));
+  const threads = decoderThreads();
+  const decoders = new SqliteRowDecoders(threads);
   const setupMs = Date.now() - started;
   try {
-    const events = await replayPass(log, fresh, new Map(), logger);
+    const events = await replayIntoRows(log, fresh, decoders, threads, logger);
     fresh.finishBulkLoad();
     const replayMs = Date.now() - started;
     fresh.promote();
     logger.log(`rebuilt generation ${fresh.generation()} from ${events} events in ${Date.now() - started} ms`);
     return { events, ms: Date.now() - started, replayMs, setupMs, generation: fresh.generation() };
   } finally {
+    await decoders.close();
     await fresh.close();
   }
+}
+
+/** Threads that decode beside the writer: two on two cores measured faster than one or
+ * three (BENCHMARKS.md); past four, the single writer is the limit. */
+function decoderThreads(): number {
+  return Math.min(4, Math.max(2, os.availableParallelism()));
 }
 
 /** How long a rebuild waits for the live projector to take its promotion request. */

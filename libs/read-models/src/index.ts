@@ -27,3 +27,6 @@ export { openElasticsearchWithRetry } from './elasticsearch/open-with-retry';
 export { deferredReadModels } from './elasticsearch/deferred-read-models';
 export { consistentReadModels, CoalescedEnds, LogEnds, QUERY_TOPICS } from './consistent-reads';
 export { LogVersionedCache } from './log-versioned-cache';
+export { SqliteRowDecoders } from './sqlite/sqlite-row-decoders';
+export type { DecodedRows } from './sqlite/sqlite-row-decoders';
+export type { RowsAt, SqliteRow } from './sqlite/sqlite-rows';

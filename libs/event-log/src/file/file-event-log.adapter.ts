@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { EventEnvelope, Topic } from '@cds/events';
-import type { EventLog, LogPosition, StoredEvent, SubscribeOptions, Subscription } from '../event-log.port';
+import type { EncodedEvent, EventLog, LogPosition, StoredEvent, SubscribeOptions, Subscription } from '../event-log.port';
 import { GroupCheckpoints } from './checkpoint-store';
 import { FileSubscription } from './file-subscription';
 import { ensureDir } from './fs-durable';
@@ -105,11 +105,20 @@ export class FileEventLog implements EventLog {
   }
 
   async read(topic: Topic, partition: number, fromOffset: number, max: number): Promise<StoredEvent[]> {
+    return this.readStored(topic, this.checkedRead(topic, partition, fromOffset, max), fromOffset, max);
+  }
+
+  async readEncoded(topic: Topic, partition: number, fromOffset: number, max: number): Promise<EncodedEvent[]> {
+    const log = this.checkedRead(topic, partition, fromOffset, max);
+    return (await log.readEncoded(fromOffset, max)).map((r) => ({ topic, partition: 0, offset: r.offset, json: r.json }));
+  }
+
+  private checkedRead(topic: Topic, partition: number, fromOffset: number, max: number): PartitionLog {
     const log = this.partition(topic);
     if (partition !== 0) throw new RangeError(`read: topic ${topic} has only partition 0 (got ${partition})`);
     if (!Number.isInteger(fromOffset) || fromOffset < 0) throw new RangeError(`read: fromOffset must be an integer >= 0 (got ${fromOffset})`);
     if (!Number.isInteger(max) || max < 0) throw new RangeError(`read: max must be an integer >= 0 (got ${max})`);
-    return this.readStored(topic, log, fromOffset, max);
+    return log;
   }
 
   async endOffsets(topic: Topic): Promise<Map<number, number>> {

@@ -31,6 +31,12 @@ describe('FileEventLog (files under a temp dir)', () => {
       expect(all).toEqual([0, 1, 2, 3].map((n) => ({ topic: T, partition: 0, offset: n, event: event(n) })));
       expect((await log.read(T, 0, 2, 1)).map((s) => s.offset)).toEqual([2]);
       expect(await log.read(T, 0, 4, 10)).toEqual([]);
+      const encoded = await log.readEncoded(T, 0, 1, 2);
+      expect(encoded.map(({ json, ...at }) => ({ ...at, event: JSON.parse(json) }))).toEqual(
+        [1, 2].map((n) => ({ topic: T, partition: 0, offset: n, event: event(n) })),
+      );
+      expect(await log.readEncoded(T, 0, 4, 10)).toEqual([]);
+      await expect(log.readEncoded(T, 1, 0, 1)).rejects.toThrow(RangeError);
     });
 
     it('keeps topics apart, each with its own offsets', async () => {
@@ -207,6 +213,9 @@ describe('FileEventLog (files under a temp dir)', () => {
       const got = await log.read(T, 0, from, 500);
       expect(got.map((s) => s.offset)).toEqual(Array.from({ length: 500 }, (_, i) => from + i));
       expect(got.map((s) => s.event)).toEqual(many.slice(from, from + 500));
+      const encoded = await log.readEncoded(T, 0, from, 500);
+      expect(encoded.map((e) => e.offset)).toEqual(got.map((s) => s.offset));
+      expect(encoded.map((e) => JSON.parse(e.json))).toEqual(many.slice(from, from + 500));
       expect((await log.read(T, 0, 59_990, 100)).map((s) => s.offset)).toEqual(Array.from({ length: 10 }, (_, i) => 59_990 + i));
     });
   });

@@ -21,6 +21,12 @@ export interface PartitionRecord {
   event: unknown;
 }
 
+/** A record's payload as text, not yet parsed. */
+export interface EncodedRecord {
+  offset: number;
+  json: string;
+}
+
 interface AppendRequest {
   jsons: string[];
   buffer: Buffer;
@@ -105,11 +111,16 @@ export class PartitionLog {
 
   /** Up to `max` durable records from `from`, served from memory when recent. */
   async read(from: number, max: number): Promise<PartitionRecord[]> {
+    return (await this.readEncoded(from, max)).map((r) => ({ offset: r.offset, event: JSON.parse(r.json) }));
+  }
+
+  /** As `read`, each record's payload left as text. */
+  async readEncoded(from: number, max: number): Promise<EncodedRecord[]> {
     const end = this.end;
     if (from >= end || max <= 0) return [];
     const count = Math.min(max, end - from);
     if (from >= this.cache.firstOffset) {
-      return this.cache.slice(from, count).map((json, i) => ({ offset: from + i, event: JSON.parse(json) }));
+      return this.cache.slice(from, count).map((json, i) => ({ offset: from + i, json }));
     }
     return this.readDisk(from, count, end);
   }
@@ -274,8 +285,8 @@ export class PartitionLog {
     this.active = { segment, fh, bytes: 0 };
   }
 
-  private async readDisk(from: number, count: number, end: number): Promise<PartitionRecord[]> {
-    const out: PartitionRecord[] = [];
+  private async readDisk(from: number, count: number, end: number): Promise<EncodedRecord[]> {
+    const out: EncodedRecord[] = [];
     let offset = from;
     while (out.length < count) {
       const i = this.segmentIndexOf(offset);
@@ -292,7 +303,7 @@ export class PartitionLog {
             const why = r.kind === 'bad' ? `${r.reason} at byte ${r.pos}` : 'segment ends early';
             throw new Error(`event log corrupt: ${this.topic} offset ${at} in ${segment.path}: ${why}`);
           }
-          if (at >= offset) out.push({ offset: at, event: JSON.parse(r.payload.toString('utf8')) });
+          if (at >= offset) out.push({ offset: at, json: r.payload.toString('utf8') });
         }
       } finally {
         await fh.close();

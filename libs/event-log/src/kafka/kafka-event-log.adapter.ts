@@ -1,11 +1,12 @@
 import { Producer } from 'kafkajs';
 import { EventEnvelope, Topic, TOPICS } from '@cds/events';
-import { EventLog, EventLogAppendError, LogPosition, StoredEvent, SubscribeOptions, Subscription } from '../event-log.port';
+import { EncodedEvent, EventLog, EventLogAppendError, LogPosition, StoredEvent, SubscribeOptions, Subscription } from '../event-log.port';
 import { KafkaAppendBatcher } from './kafka-append-batcher';
 import { KafkaConnection } from './kafka-connection';
 import { CONSOLE_LOGGER, KafkaEventLogLogger, KafkaEventLogOptions, KafkaSettings, kafkaSettings } from './kafka-event-log.options';
 import { KafkaNaming } from './kafka-naming';
 import { KafkaRecordCodec } from './kafka-record-codec';
+import { RawRecord } from './kafka-partition-reader';
 import { forgetGroup, KafkaSubscription } from './kafka-subscription';
 import { backoffDelay } from '@cds/backoff';
 
@@ -87,13 +88,21 @@ export class KafkaEventLog implements EventLog {
     return this.batcher.append(topic, events);
   }
 
-  async read(topic: Topic, partition: number, fromOffset: number, max: number): Promise<StoredEvent[]> {
+  read(topic: Topic, partition: number, fromOffset: number, max: number): Promise<StoredEvent[]> {
+    return this.fetchRecords(topic, partition, fromOffset, max, (o, r) => this.codec.decode(topic, partition, o, r));
+  }
+
+  readEncoded(topic: Topic, partition: number, fromOffset: number, max: number): Promise<EncodedEvent[]> {
+    return this.fetchRecords(topic, partition, fromOffset, max, (offset, r) => ({ topic, partition, offset, json: r.value ? r.value.toString('utf8') : '' }));
+  }
+
+  private async fetchRecords<T>(topic: Topic, partition: number, fromOffset: number, max: number, take: (offset: number, r: RawRecord) => T): Promise<T[]> {
     if (!TOPICS.includes(topic)) throw new TypeError(`unknown topic ${topic}`);
     if (!Number.isInteger(fromOffset) || fromOffset < 0) throw new RangeError(`invalid offset ${fromOffset}`);
     if (max <= 0) return [];
     await this.connect();
     const name = this.naming.topicName(topic);
-    const out: StoredEvent[] = [];
+    const out: T[] = [];
     let offset = fromOffset;
     while (out.length < max) {
       const reader = this.connection.reader;
@@ -109,7 +118,7 @@ export class KafkaEventLog implements EventLog {
       for (const r of records) {
         const o = Number(r.offset);
         if (o < offset || r.isControlRecord) continue;
-        out.push(this.codec.decode(topic, partition, o, r));
+        out.push(take(o, r));
         offset = o + 1;
         advanced = true;
         if (out.length >= max) break;

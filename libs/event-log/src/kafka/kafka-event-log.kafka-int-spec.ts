@@ -122,6 +122,8 @@ describe('KafkaEventLog on a real broker', () => {
     const mid = await log.read('decisions', p0.partition, p0.offset, 2);
     expect(mid.map((s) => s.offset)).toEqual([p0.offset, p0.offset + 1]);
     expect(mid[0].event.id).toBe(events[5].id);
+    const encoded = await log.readEncoded('decisions', p0.partition, p0.offset, 2);
+    expect(encoded.map(({ json, ...at }) => ({ ...at, event: JSON.parse(json) }))).toEqual(mid);
 
     // past the end: nothing (not an error)
     const end = expectedNext.get(p0.partition)!;
@@ -138,6 +140,9 @@ describe('KafkaEventLog on a real broker', () => {
     const got = await log.read('jobs', positions[0].partition, start, 10_000);
     expect(got).toHaveLength(300);
     expect(got.map((s) => s.event.id)).toEqual(events.map((e) => e.id));
+    const encoded = await log.readEncoded('jobs', positions[0].partition, start, 10_000);
+    expect(encoded.map((e) => e.offset)).toEqual(got.map((s) => s.offset));
+    expect(encoded.map((e) => JSON.parse(e.json).id)).toEqual(events.map((e) => e.id));
   });
 
   it('coalesces concurrent appends into few produce requests, with exact offsets', async () => {

@@ -17,11 +17,11 @@ import {
   PolicyDoc,
   WebhookDoc,
 } from '../documents';
-import { DocWrite, toDocWrites } from '../projection';
 import { ProjectedEvent, ReadModels } from '../read-models.port';
 import { PositionWaiters } from '../position-waiters';
 import { PendingCursor } from '../webhook-read-models.port';
 import { SqliteWebhookStore, WEBHOOK_SCHEMA } from './sqlite-webhooks.store';
+import { rowsOf, RowsAt } from './sqlite-rows';
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS decisions (
@@ -41,6 +41,12 @@ CREATE TABLE IF NOT EXISTS guardrail_policy_versions (
 CREATE TABLE IF NOT EXISTS positions (topic TEXT NOT NULL, part INTEGER NOT NULL, next_offset INTEGER NOT NULL,
   PRIMARY KEY (topic, part));
 `;
+
+/** A bulk load's page cache: the primary keys' pages (random UUIDs) stay in memory. */
+const BULK_CACHE_KIB = 64 * 1024;
+
+/** How many events a bulk load applies between two background syncs of its file. */
+const BULK_SYNC_EVENTS = 4000;
 
 /** Secondary indexes: a rebuilt generation gets them after its replay, built in one pass each. */
 const INDEXES = `
@@ -66,6 +72,8 @@ export class SqliteReadModels implements ReadModels {
   private readonly waiters = new PositionWaiters();
   private readonly stmts: ReturnType<SqliteReadModels['prepare']>;
   private readonly webhooks: SqliteWebhookStore;
+  private syncing: Promise<unknown> | null = null;
+  private eventsSinceSync = 0;
 
   private constructor(
     private readonly db: Database.Database,
@@ -107,6 +115,7 @@ export class SqliteReadModels implements ReadModels {
     const db = new Database(path.join(dir, `${gen}.sqlite`));
     db.pragma('journal_mode = MEMORY');
     db.pragma('synchronous = OFF');
+    db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
     db.exec(TABLES);
     db.exec(WEBHOOK_SCHEMA);
     return new SqliteReadModels(db, dir, gen, true);
@@ -202,57 +211,44 @@ export class SqliteReadModels implements ReadModels {
   }
 
   async applyBatch(batch: ProjectedEvent[]): Promise<void> {
+    this.applyRows(batch.map(rowsOf));
+  }
+
+  /** Apply events already turned into rows (`rowsOf`), in one transaction with their
+   * positions. The rebuild makes the rows on worker threads. */
+  applyRows(batch: RowsAt[]): void {
     const advanced = new Map<string, { topic: string; partition: number; next: number }>();
     this.db.transaction(() => {
-      for (const stored of batch) {
-        for (const w of toDocWrites(stored.event)) this.write(w, stored.offset);
-        const k = `${stored.topic}:${stored.partition}`;
-        const next = stored.offset + 1;
-        if ((advanced.get(k)?.next ?? -1) < next) advanced.set(k, { topic: stored.topic, partition: stored.partition, next });
+      for (const at of batch) {
+        for (const row of at.rows) {
+          if ('webhook' in row) this.webhooks.write(row.webhook, at.offset);
+          else this.stmts[row.statement].run(...row.args);
+        }
+        const k = `${at.topic}:${at.partition}`;
+        const next = at.offset + 1;
+        if ((advanced.get(k)?.next ?? -1) < next) advanced.set(k, { topic: at.topic, partition: at.partition, next });
       }
       for (const a of advanced.values()) this.stmts.setPosition.run(a.topic, a.partition, a.next);
     })();
     for (const a of advanced.values()) this.waiters.advance(a.topic, a.partition, a.next);
+    if (this.bulk) this.syncAhead(batch.length);
   }
 
-  private write(w: DocWrite, pos: number): void {
-    const s = this.stmts;
-    switch (w.kind) {
-      case 'decision': {
-        const d = w.doc;
-        s.insertDecision.run(d.decisionId, d.tenantId, d.requestId, d.timestamp, d.action, d.policyId, pos, JSON.stringify(d));
-        return;
-      }
-      case 'policy':
-        s.upsertPolicy.run(w.doc.tenantId, w.doc.policyId, pos, JSON.stringify(w.doc));
-        return;
-      case 'key':
-        s.insertKey.run(w.doc.keyId, w.doc.tenantId, w.doc.hash, pos, JSON.stringify(w.doc));
-        return;
-      case 'key-revoked':
-        s.revokeKey.run(w.revokedAt, pos, w.keyId, w.tenantId, pos);
-        return;
-      case 'guardrail-decision': {
-        const d = w.doc;
-        s.insertGuardrailDecision.run(d.decisionId, d.tenantId, d.projectId, d.timestamp, d.kind, d.action, d.requiresApproval ? 1 : 0, pos, JSON.stringify(d));
-        return;
-      }
-      case 'guardrail-policy-version':
-        s.insertGuardrailPolicyVersion.run(w.doc.tenantId, w.doc.projectId, w.doc.version, pos, JSON.stringify(w.doc));
-        return;
-      case 'webhook':
-      case 'webhook-patch':
-      case 'delivery':
-      case 'delivery-patch':
-      case 'delivery-attempt':
-      case 'batch':
-      case 'batch-patch':
-        return this.webhooks.write(w, pos);
-      default: {
-        const exhaustive: never = w;
-        return exhaustive;
-      }
-    }
+  /**
+   * A bulk load writes without fsync, and its end syncs the whole file. Syncing what is
+   * written so far, off this thread, while the load goes on leaves that last sync little
+   * to do. One sync at a time, each after `BULK_SYNC_EVENTS` more events.
+   */
+  private syncAhead(events: number): void {
+    this.eventsSinceSync += events;
+    if (this.syncing || this.eventsSinceSync < BULK_SYNC_EVENTS) return;
+    this.eventsSinceSync = 0;
+    const file = path.join(this.dir, `${this.gen}.sqlite`);
+    this.syncing = fs.promises
+      .open(file, 'r+')
+      .then((fh) => fh.datasync().finally(() => fh.close()))
+      .catch(() => undefined) // only a head start: finishBulkLoad syncs the file anyway
+      .finally(() => (this.syncing = null));
   }
 
   appliedNextOffsets(): Map<string, number> {
@@ -394,6 +390,7 @@ export class SqliteReadModels implements ReadModels {
   async close(): Promise<void> {
     this.waiters.cancelAll();
     if (this.db.open) this.db.close();
+    await this.syncing;
   }
 }
 

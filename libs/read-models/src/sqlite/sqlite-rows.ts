@@ -1,0 +1,60 @@
+import type { LiftedEvent } from '@cds/event-log';
+import { DocWrite, toDocWrites, WebhookDocWrite } from '../projection';
+
+/** The SQLite statements a document write runs, by name (the adapter prepares them). */
+export type RowStatement = 'insertDecision' | 'upsertPolicy' | 'insertKey' | 'revokeKey' | 'insertGuardrailDecision' | 'insertGuardrailPolicyVersion';
+
+/**
+ * One document write as SQLite runs it: a statement and its parameters, bodies already
+ * serialised. Plain strings and numbers, so a row made on a worker thread crosses to the
+ * writer cheaply. Webhook writes merge into stored rows; they stay documents.
+ */
+export type SqliteRow = { statement: RowStatement; args: (string | number | null | undefined)[] } | { webhook: WebhookDocWrite };
+
+/** An event's rows with its position: what the SQLite read models apply. */
+export interface RowsAt {
+  topic: string;
+  partition: number;
+  offset: number;
+  rows: SqliteRow[];
+}
+
+export function sqliteRow(w: DocWrite, pos: number): SqliteRow {
+  switch (w.kind) {
+    case 'decision': {
+      const d = w.doc;
+      return { statement: 'insertDecision', args: [d.decisionId, d.tenantId, d.requestId, d.timestamp, d.action, d.policyId, pos, JSON.stringify(d)] };
+    }
+    case 'policy':
+      return { statement: 'upsertPolicy', args: [w.doc.tenantId, w.doc.policyId, pos, JSON.stringify(w.doc)] };
+    case 'key':
+      return { statement: 'insertKey', args: [w.doc.keyId, w.doc.tenantId, w.doc.hash, pos, JSON.stringify(w.doc)] };
+    case 'key-revoked':
+      return { statement: 'revokeKey', args: [w.revokedAt, pos, w.keyId, w.tenantId, pos] };
+    case 'guardrail-decision': {
+      const d = w.doc;
+      return {
+        statement: 'insertGuardrailDecision',
+        args: [d.decisionId, d.tenantId, d.projectId, d.timestamp, d.kind, d.action, d.requiresApproval ? 1 : 0, pos, JSON.stringify(d)],
+      };
+    }
+    case 'guardrail-policy-version':
+      return { statement: 'insertGuardrailPolicyVersion', args: [w.doc.tenantId, w.doc.projectId, w.doc.version, pos, JSON.stringify(w.doc)] };
+    case 'webhook':
+    case 'webhook-patch':
+    case 'delivery':
+    case 'delivery-patch':
+    case 'delivery-attempt':
+    case 'batch':
+    case 'batch-patch':
+      return { webhook: w };
+    default: {
+      const exhaustive: never = w;
+      return exhaustive;
+    }
+  }
+}
+
+export function rowsOf(e: LiftedEvent): RowsAt {
+  return { topic: e.topic, partition: e.partition, offset: e.offset, rows: toDocWrites(e.event).map((w) => sqliteRow(w, e.offset)) };
+}
