@@ -30,10 +30,11 @@ const MAX_CATCH_UP_PASSES = 10;
 export async function rebuildSqlite(config: AppConfig, log: EventLog, logger = new Logger('Rebuild')): Promise<RebuildResult> {
   const started = Date.now();
   const fresh = SqliteReadModels.createGeneration(path.join(config.DATA_DIR, 'readmodels'));
-  const threads = decoderThreads();
-  const decoders = new SqliteRowDecoders(threads);
   const setupMs = Date.now() - started;
+  const threads = decoderThreads();
+  let decoders: SqliteRowDecoders | null = null;
   try {
+    decoders = new SqliteRowDecoders(threads);
     const events = await replayIntoRows(log, fresh, decoders, threads, logger);
     fresh.finishBulkLoad();
     const replayMs = Date.now() - started;
@@ -41,7 +42,7 @@ export async function rebuildSqlite(config: AppConfig, log: EventLog, logger = n
     logger.log(`rebuilt generation ${fresh.generation()} from ${events} events in ${Date.now() - started} ms`);
     return { events, ms: Date.now() - started, replayMs, setupMs, generation: fresh.generation() };
   } finally {
-    await decoders.close();
+    await decoders?.close();
     await fresh.close();
   }
 }

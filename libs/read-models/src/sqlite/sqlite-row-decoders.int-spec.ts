@@ -92,6 +92,19 @@ describe('SqliteRowDecoders (worker threads)', () => {
     });
   });
 
+  it('rejects the jobs of a thread that exits, and every job sent to it afterwards', async () => {
+    const one = new SqliteRowDecoders(1);
+    try {
+      // sent before the thread has even loaded its code: still pending when it is stopped
+      const pending = one.decode([encode('decisions', 0, envelope('decision.created', 1, 't1', 'd1', V1))]);
+      await (one as unknown as { decoders: { worker: { terminate(): Promise<number> } }[] }).decoders[0].worker.terminate();
+      await expect(pending).rejects.toThrow(/row decoder thread exited/);
+      await expect(one.decode([])).rejects.toThrow(/row decoder thread exited/);
+    } finally {
+      await one.close();
+    }
+  });
+
   it('refuses work once closed', async () => {
     const closed = new SqliteRowDecoders(1);
     await closed.close();

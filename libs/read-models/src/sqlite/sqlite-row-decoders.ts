@@ -25,6 +25,8 @@ interface Pending {
 interface Decoder {
   worker: Worker;
   pending: Map<number, Pending>;
+  /** Why this thread can take no more jobs (it failed or exited). */
+  gone: Error | null;
 }
 
 const WORKER_FILE = 'sqlite-row-decoder.worker';
@@ -48,6 +50,7 @@ export class SqliteRowDecoders {
     if (this.closed) return Promise.reject(new Error('SqliteRowDecoders: closed'));
     const id = this.nextJob++;
     const decoder = this.decoders[id % this.decoders.length];
+    if (decoder.gone) return Promise.reject(decoder.gone);
     return new Promise<DecodedRows>((resolve, reject) => {
       decoder.pending.set(id, { resolve, reject });
       decoder.worker.postMessage({ id, events } satisfies DecoderJob);
@@ -60,8 +63,9 @@ export class SqliteRowDecoders {
   }
 
   private spawn(): Decoder {
-    const decoder: Decoder = { worker: startWorker(), pending: new Map() };
+    const decoder: Decoder = { worker: startWorker(), pending: new Map(), gone: null };
     const failAll = (err: Error) => {
+      decoder.gone ??= err;
       for (const p of decoder.pending.values()) p.reject(err);
       decoder.pending.clear();
     };
