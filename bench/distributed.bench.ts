@@ -12,9 +12,13 @@ import { BENCH_ADMIN_KEY, load, LoadResult, machine, ROOT, startNode, stopProces
  * rate of each mode (events/s replayed into a fresh generation) against the rate the
  * live checks produced those events.
  * Starts the servers with scripts/infra/infra.sh when they are not running (and stops
- * what it started). Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (50, split over the replicas).
+ * what it started). Env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (40, each mode: Kafka's and
+ * Elasticsearch's JIT compilers take some 30 s of this load to settle, and a 2 s warm-up
+ * measured their compiling; see BENCHMARKS.md), BENCH_CONNECTIONS (50, split over the
+ * replicas).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 40);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const INFRA = path.join(ROOT, 'scripts/infra/infra.sh');
 const MAIN = {
@@ -76,7 +80,7 @@ async function embedded(): Promise<{ load: LoadResult; rebuild: Rebuild; events:
   let result: LoadResult;
   try {
     await waitHealthy(`http://127.0.0.1:${port}/ready`);
-    await load('warmup', `http://127.0.0.1:${port}/v1/check`, AUTH, body, 2, CONNECTIONS);
+    await load('warmup', `http://127.0.0.1:${port}/v1/check`, AUTH, body, WARMUP_SECONDS, CONNECTIONS);
     result = await load('embedded', `http://127.0.0.1:${port}/v1/check`, AUTH, body, SECONDS, CONNECTIONS);
   } finally {
     await stopProcess(api);
@@ -99,7 +103,7 @@ async function distributed(infra: Record<string, string>): Promise<{ load: LoadR
     const urls = ['http://127.0.0.1:4312', 'http://127.0.0.1:4313'];
     urls.forEach((u, i) => procs.push(startNode(MAIN.api, { ...env, ROLE: 'api', PORT: String(4312 + i) })));
     for (const u of [...urls, 'http://127.0.0.1:4311']) await waitUntilReady(`${u}/ready`);
-    await loadReplicas('warmup', urls, 2);
+    await loadReplicas('warmup', urls, WARMUP_SECONDS);
     result = await loadReplicas('distributed', urls, SECONDS);
   } finally {
     for (const p of procs.reverse()) await stopProcess(p);
@@ -143,12 +147,13 @@ async function main() {
       date: new Date().toISOString(),
       machine: machine(),
       seconds: SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
       connections: CONNECTIONS,
       embedded: { ...emb.load, rebuild: emb.rebuild, liveEventsPerSecond: live(emb.load) },
       distributed: { ...dist.load, rebuild: dist.rebuild, liveEventsPerSecond: live(dist.load) },
       ratio: +(dist.load.rps / emb.load.rps).toFixed(2),
     };
-    console.log(`machine: ${report.machine}; autocannon -c ${CONNECTIONS} for ${SECONDS} s per run`);
+    console.log(`machine: ${report.machine}; autocannon -c ${CONNECTIONS} for ${SECONDS} s per run, after ${WARMUP_SECONDS} s of the same load`);
     console.log('| mode | req/s | p50 ms | p99 ms | non-2xx | errors | vs embedded |');
     console.log('|---|---|---|---|---|---|---|');
     console.log(
