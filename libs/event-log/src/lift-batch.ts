@@ -1,4 +1,4 @@
-import { DomainEvent, EventSchemaError, upcast } from '@cds/events';
+import { DomainEvent, liftOrPark } from '@cds/events';
 import { LogPosition, StoredEvent } from './event-log.port';
 
 /** A stored event lifted to its current schema, with its log position. */
@@ -11,15 +11,9 @@ export interface LiftedEvent extends LogPosition {
 export function liftBatch(batch: StoredEvent[], logger: { error(message: string): void }): LiftedEvent[] {
   const out: LiftedEvent[] = [];
   for (const s of batch) {
-    let event: DomainEvent;
-    try {
-      event = upcast(s.event);
-    } catch (err) {
-      if (!(err instanceof EventSchemaError)) throw err;
-      logger.error(`parked ${s.topic}/${s.partition}@${s.offset} (${s.event?.type}): ${err.message}`);
-      continue;
-    }
-    out.push({ topic: s.topic, partition: s.partition, offset: s.offset, event });
+    const lifted = liftOrPark(s.event, `${s.topic}/${s.partition}@${s.offset}`);
+    if ('parked' in lifted) logger.error(lifted.parked);
+    else out.push({ topic: s.topic, partition: s.partition, offset: s.offset, event: lifted.event });
   }
   return out;
 }

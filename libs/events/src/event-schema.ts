@@ -229,3 +229,17 @@ export function upcast(e: EventEnvelope): DomainEvent {
   if (version > target) throw new EventSchemaError(`${type} v${version} is newer than this build understands (v${target})`);
   return validateEvent({ ...e, version, data });
 }
+
+/**
+ * An envelope lifted to its current schema, or, when it cannot be read, the message a
+ * consumer logs as it parks it (skips it, naming its position `at`) rather than blocking
+ * its stream forever. Errors other than the schema's are thrown.
+ */
+export function liftOrPark(e: EventEnvelope, at: string): { event: DomainEvent } | { parked: string } {
+  try {
+    return { event: upcast(e) };
+  } catch (err) {
+    if (!(err instanceof EventSchemaError)) throw err;
+    return { parked: `parked ${at} (${e?.type}): ${err.message}` };
+  }
+}

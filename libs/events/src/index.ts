@@ -73,4 +73,4 @@ export {
   VideoCompleted,
   VideoFailed,
 } from './domain-events';
-export { EventSchemaError, validateEvent, upcast, decisionCreatedV1ToV2 } from './event-schema';
+export { EventSchemaError, validateEvent, upcast, liftOrPark, decisionCreatedV1ToV2 } from './event-schema';

@@ -31,11 +31,10 @@ export async function rebuildSqlite(config: AppConfig, log: EventLog, logger = n
   const started = Date.now();
   const fresh = SqliteReadModels.createGeneration(path.join(config.DATA_DIR, 'readmodels'));
   const setupMs = Date.now() - started;
-  const threads = decoderThreads();
   let decoders: SqliteRowDecoders | null = null;
   try {
-    decoders = new SqliteRowDecoders(threads);
-    const events = await replayIntoRows(log, fresh, decoders, threads, logger);
+    decoders = new SqliteRowDecoders(decoderThreads());
+    const events = await replayIntoRows(log, fresh, decoders, logger);
     fresh.finishBulkLoad();
     const replayMs = Date.now() - started;
     fresh.promote();

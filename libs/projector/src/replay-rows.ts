@@ -17,7 +17,6 @@ export async function replayIntoRows(
   log: EventLog,
   into: { applyRows(batch: RowsAt[]): void },
   decoders: SqliteRowDecoders,
-  threads: number,
   logger: Pick<Logger, 'error'>,
 ): Promise<number> {
   const ahead: Promise<DecodedRows>[] = [];
@@ -38,7 +37,7 @@ export async function replayIntoRows(
           events += chunk.length;
           ahead.push(decoders.decode(chunk));
           // two chunks per thread: one being decoded, one waiting
-          if (ahead.length >= 2 * threads) await apply();
+          if (ahead.length >= 2 * decoders.threads) await apply();
         }
       }
     }

@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { DomainEvent, EventEnvelope, EventSchemaError, upcast } from '@cds/events';
+import { EventEnvelope, liftOrPark } from '@cds/events';
 import type { EncodedEvent } from '@cds/event-log';
 import { rowsOf } from './sqlite-rows';
 import type { DecodedRows, DecoderJob, DecoderReply } from './sqlite-row-decoders';
@@ -7,7 +7,7 @@ import type { DecodedRows, DecoderJob, DecoderReply } from './sqlite-row-decoder
 /**
  * A row decoder thread (see SqliteRowDecoders): parses each encoded event, lifts it to its
  * current schema and turns it into SQLite rows. An event that cannot be read is parked as
- * `liftBatch` parks it: skipped, with a message naming its position for the parent's log.
+ * `liftBatch` parks it (`liftOrPark`): skipped, with a message for the parent's log.
  */
 function decode(events: EncodedEvent[]): DecodedRows {
   const rows: DecodedRows['rows'] = [];
@@ -22,15 +22,9 @@ function decode(events: EncodedEvent[]): DecodedRows {
       parked.push(`parked ${at}: not a JSON envelope (${(err as Error).message})`);
       continue;
     }
-    let event: DomainEvent;
-    try {
-      event = upcast(envelope);
-    } catch (err) {
-      if (!(err instanceof EventSchemaError)) throw err;
-      parked.push(`parked ${at} (${envelope.type}): ${err.message}`);
-      continue;
-    }
-    rows.push(rowsOf({ topic: e.topic, partition: e.partition, offset: e.offset, event }));
+    const lifted = liftOrPark(envelope, at);
+    if ('parked' in lifted) parked.push(lifted.parked);
+    else rows.push(rowsOf({ topic: e.topic, partition: e.partition, offset: e.offset, event: lifted.event }));
   }
   return { rows, parked };
 }

@@ -46,6 +46,10 @@ export class SqliteRowDecoders {
     this.decoders = Array.from({ length: threads }, () => this.spawn());
   }
 
+  get threads(): number {
+    return this.decoders.length;
+  }
+
   decode(events: EncodedEvent[]): Promise<DecodedRows> {
     if (this.closed) return Promise.reject(new Error('SqliteRowDecoders: closed'));
     const id = this.nextJob++;
