@@ -22,18 +22,30 @@ export interface EncodedEvent extends LogPosition {
  * (or the beginning when the group has none); `beginning` ignores it. */
 export type StartFrom = 'committed' | 'beginning';
 
-export interface SubscribeOptions {
+interface SubscribeCommon {
   group: string;
   topics: Topic[];
   startFrom?: StartFrom;
-  /** Called with events in offset order per partition. The group's checkpoint moves
-   * past a batch only after the returned promise resolves: a throw re-delivers it. */
-  handler: (batch: StoredEvent[]) => Promise<void>;
   maxBatch?: number;
   /** How many partitions' batches may be in the handler at once (default 1). Order
    * within a partition always holds; a handler that keeps no state across partitions
    * (the projector: every document lives in one partition) can take more. */
   concurrentPartitions?: number;
+}
+
+/**
+ * What a consumer wants from where, and its handler: called with events in offset order
+ * per partition. The group's checkpoint moves past a batch only after the returned
+ * promise resolves: a throw re-delivers it. The events come parsed, or with `encoded`
+ * as the JSON text the log holds, for a handler that parses them elsewhere (the embedded
+ * projector, on its writer thread).
+ */
+export type SubscribeOptions = SubscribeCommon &
+  ({ encoded?: false; handler: (batch: StoredEvent[]) => Promise<void> } | { encoded: true; handler: (batch: EncodedEvent[]) => Promise<void> });
+
+/** The handler of `options` over positions: a log hands it the form `encoded` asks for. */
+export function positionsHandler(options: SubscribeOptions): (batch: LogPosition[]) => Promise<void> {
+  return options.handler as (batch: LogPosition[]) => Promise<void>;
 }
 
 export interface Subscription {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { TOPICS } from '@cds/events';
 import { EVENT_LOG, EventLog, LogFollower } from '@cds/event-log';
-import { hasLiveGenerations, LiveGenerations, READ_MODELS, ReadModels } from '@cds/read-models';
+import { appliesEncoded, hasLiveGenerations, LiveGenerations, READ_MODELS, ReadModels } from '@cds/read-models';
 import { Metrics } from '@cds/metrics';
 import { liftBatch, replayPass } from './replay-pass';
 
@@ -96,19 +96,29 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private follow(): void {
-    this.logger.log(`projecting into read-model generation ${this.readModels.generation()}`);
+    const rm = this.readModels;
+    this.logger.log(`projecting into read-model generation ${rm.generation()}`);
+    const subscription = {
+      group: `projector-${rm.generation()}`,
+      topics: [...TOPICS],
+      startFrom: 'committed' as const,
+      maxBatch: 1000,
+      // Every read-model document comes from one aggregate, hence one partition, and
+      // positions are per partition: partitions can be applied side by side.
+      concurrentPartitions: 8,
+    };
     this.follower = new LogFollower(
       this.log,
-      {
-        group: `projector-${this.readModels.generation()}`,
-        topics: [...TOPICS],
-        startFrom: 'committed',
-        maxBatch: 1000,
-        // Every read-model document comes from one aggregate, hence one partition, and
-        // positions are per partition: partitions can be applied side by side.
-        concurrentPartitions: 8,
-        handler: (batch) => this.readModels.applyBatch(liftBatch(batch, this.logger)),
-      },
+      appliesEncoded(rm)
+        ? {
+            ...subscription,
+            // The events stay text here: the read models parse them on their own thread.
+            encoded: true,
+            handler: async (batch) => {
+              for (const message of await rm.applyEncoded(batch)) this.logger.error(message);
+            },
+          }
+        : { ...subscription, handler: (batch) => rm.applyBatch(liftBatch(batch, this.logger)) },
       this.logger,
     );
   }

@@ -17,7 +17,7 @@ export {
 } from './documents';
 export { WebhookReadModels } from './webhook-read-models.port';
 export { DocWrite, WebhookDocWrite, toDocWrites } from './projection';
-export { READ_MODELS, ReadModels, ProjectedEvent, LiveGenerations, hasLiveGenerations } from './read-models.port';
+export { READ_MODELS, ReadModels, ProjectedEvent, LiveGenerations, hasLiveGenerations, EncodedApply, appliesEncoded } from './read-models.port';
 export { ReadModelsModule } from './read-models.module';
 export { SqliteReadModels } from './sqlite/sqlite-read-models.adapter';
 export { PositionWaiters } from './position-waiters';

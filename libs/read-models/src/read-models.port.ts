@@ -1,4 +1,4 @@
-import { LiftedEvent, LogPosition } from '@cds/event-log';
+import type { EncodedEvent, LiftedEvent, LogPosition } from '@cds/event-log';
 import { WebhookReadModels } from './webhook-read-models.port';
 import { DecisionDoc, DecisionFilter, GuardrailCounts, GuardrailDecisionDoc, GuardrailPolicyVersionDoc, KeyDoc, PolicyDoc } from './documents';
 
@@ -75,4 +75,17 @@ export function hasLiveGenerations(rm: ReadModels): rm is ReadModels & LiveGener
     typeof g.promote === 'function' &&
     typeof g.pendingPromotion === 'function'
   );
+}
+
+/**
+ * Read models that take events as the log holds them (JSON text) and parse them off the
+ * caller's thread (SQLite: its writer thread). Same effect as `applyBatch` of the lifted
+ * events; resolves with one message per event parked (unreadable, skipped).
+ */
+export interface EncodedApply {
+  applyEncoded(batch: EncodedEvent[]): Promise<string[]>;
+}
+
+export function appliesEncoded(rm: ReadModels): rm is ReadModels & EncodedApply {
+  return typeof (rm as Partial<EncodedApply>).applyEncoded === 'function';
 }

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { EventEnvelope, Topic } from '@cds/events';
+import { positionsHandler } from '../event-log.port';
 import type { EncodedEvent, EventLog, LogPosition, StoredEvent, SubscribeOptions, Subscription } from '../event-log.port';
 import { GroupCheckpoints } from './checkpoint-store';
 import { FileSubscription } from './file-subscription';
@@ -133,7 +134,8 @@ export class FileEventLog implements EventLog {
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     this.assertOpen();
-    const { group, handler } = options;
+    const { group } = options;
+    const handler = positionsHandler(options);
     const startFrom = options.startFrom ?? 'committed';
     const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
     if (typeof group !== 'string' || group === '') throw new Error('subscribe: group is required');
@@ -186,7 +188,7 @@ export class FileEventLog implements EventLog {
       checkpoints,
       {
         endOffset: (topic) => logs.get(topic)!.endOffset,
-        read: (topic, from, max) => this.readStored(topic, logs.get(topic)!, from, max),
+        read: (topic, from, max) => (options.encoded ? this.readEncoded(topic, 0, from, max) : this.readStored(topic, logs.get(topic)!, from, max)),
         onAppended: (topic, listener) => logs.get(topic)!.onAppended(listener),
       },
       this.logger,

@@ -1,7 +1,7 @@
 import { readFileSync, renameSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Topic } from '@cds/events';
-import type { StoredEvent } from '../event-log.port';
+import type { EncodedEvent, StoredEvent } from '../event-log.port';
 import { Condition, event, RecordingLogger, TempDir } from './file-log.fixtures';
 
 const T: Topic = 'decisions';
@@ -60,6 +60,36 @@ describe('FileEventLog subscriptions', () => {
     expect(rec.offsets()).toEqual(range(0, 25));
     expect(rec.batches.map((b) => b.length)).toEqual([10, 10, 5]);
     expect(rec.batches.flat().map((s) => s.event)).toEqual(range(0, 25).map((n) => event(n)));
+  });
+
+  it('delivers the events as the JSON text the log holds when asked for them encoded', async () => {
+    const log = await tmp.open();
+    await log.append(
+      T,
+      range(0, 25).map((n) => event(n)),
+    );
+    const batches: EncodedEvent[][] = [];
+    const got = new Condition();
+    const sub = await log.subscribe({
+      group: 'g',
+      topics: [T],
+      startFrom: 'beginning',
+      maxBatch: 10,
+      encoded: true,
+      handler: async (batch) => {
+        batches.push(batch);
+        got.changed();
+      },
+    });
+    await got.wait(() => batches.flat().length >= 25, 5_000, '25 encoded events');
+    await sub.stop();
+
+    expect(batches.map((b) => b.length)).toEqual([10, 10, 5]);
+    const flat = batches.flat();
+    expect(flat.map((e) => typeof e.json)).toEqual(range(0, 25).map(() => 'string'));
+    expect(flat.map(({ json, ...at }) => ({ ...at, event: JSON.parse(json) }))).toEqual(
+      range(0, 25).map((n) => ({ topic: T, partition: 0, offset: n, event: event(n) })),
+    );
   });
 
   it('resumes at the committed checkpoint after a reopen, and `beginning` ignores it', async () => {

@@ -1,12 +1,13 @@
 import { backoffDelay } from '@cds/backoff';
 import type { Topic } from '@cds/events';
-import type { StoredEvent, Subscription } from '../event-log.port';
+import type { LogPosition, Subscription } from '../event-log.port';
 import type { GroupCheckpoints } from './checkpoint-store';
 
 /** What a subscription needs from the log. */
 export interface SubscriptionSource {
   endOffset(topic: Topic): number;
-  read(topic: Topic, from: number, max: number): Promise<StoredEvent[]>;
+  /** Events from `from`, parsed or as text: whichever the handler takes. */
+  read(topic: Topic, from: number, max: number): Promise<LogPosition[]>;
   /** Call `listener` whenever new events of `topic` are durable; returns the unsubscribe function. */
   onAppended(topic: Topic, listener: () => void): () => void;
 }
@@ -15,7 +16,7 @@ export interface SubscriptionSettings {
   group: string;
   /** Next offset to deliver, per topic. */
   positions: Map<Topic, number>;
-  handler: (batch: StoredEvent[]) => Promise<void>;
+  handler: (batch: LogPosition[]) => Promise<void>;
   maxBatch: number;
   retryInitialMs: number;
   retryMaxMs: number;
@@ -110,7 +111,7 @@ export class FileSubscription implements Subscription {
   }
 
   /** The handler until it resolves (true), or until stopped (false). */
-  private async deliver(batch: StoredEvent[]): Promise<boolean> {
+  private async deliver(batch: LogPosition[]): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       if (this.stopping) return false;
       try {

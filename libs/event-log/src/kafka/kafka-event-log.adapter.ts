@@ -93,7 +93,7 @@ export class KafkaEventLog implements EventLog {
   }
 
   readEncoded(topic: Topic, partition: number, fromOffset: number, max: number): Promise<EncodedEvent[]> {
-    return this.fetchRecords(topic, partition, fromOffset, max, (offset, r) => ({ topic, partition, offset, json: r.value ? r.value.toString('utf8') : '' }));
+    return this.fetchRecords(topic, partition, fromOffset, max, (offset, r) => this.codec.encoded(topic, partition, offset, r));
   }
 
   private async fetchRecords<T>(topic: Topic, partition: number, fromOffset: number, max: number, take: (offset: number, r: RawRecord) => T): Promise<T[]> {

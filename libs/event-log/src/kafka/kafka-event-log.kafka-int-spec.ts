@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { EventEnvelope, Topic, TOPICS } from '@cds/events';
-import { EventLogAppendError, StoredEvent, Subscription } from '../event-log.port';
+import { EncodedEvent, EventLogAppendError, StoredEvent, Subscription } from '../event-log.port';
 import { KafkaEventLog } from './kafka-event-log.adapter';
 import { KafkaEventLogLogger } from './kafka-event-log.options';
 
@@ -224,6 +224,33 @@ describe('KafkaEventLog subscriptions on a real broker', () => {
     await waitFor(() => again.length >= second.length, 30_000, 'second delivery');
     await sleep(1_000); // anything committed coming again would show up by now
     expect(again.map((s) => s.event.id).sort()).toEqual(second.map((e) => e.id).sort());
+  });
+
+  it('delivers the records as the JSON text they hold when asked for them encoded', async () => {
+    const group = `${PREFIX}-g-encoded`;
+    const events = Array.from({ length: 6 }, (_, i) => ev(`e-${i % 3}`, i));
+    const positions = await log.append('decisions', events);
+    const got: EncodedEvent[] = [];
+    const sub = await log.subscribe({
+      group,
+      topics: ['decisions'],
+      startFrom: 'beginning',
+      maxBatch: 50,
+      encoded: true,
+      handler: async (b) => {
+        got.push(...b);
+      },
+    });
+    subs.push(sub);
+    const mine = new Set(events.map((e) => e.id));
+    await waitFor(() => got.filter((s) => mine.has(JSON.parse(s.json).id)).length >= events.length, 30_000, 'encoded delivery');
+    const byId = new Map(got.map((s) => [JSON.parse(s.json).id as string, s]));
+    events.forEach((e, i) => {
+      const s = byId.get(e.id)!;
+      expect(typeof s.json).toBe('string');
+      expect(JSON.parse(s.json)).toEqual(e);
+      expect({ topic: s.topic, partition: s.partition, offset: s.offset }).toEqual(positions[i]);
+    });
   });
 
   it('redelivers a failing batch with backoff, never skipping it, and commits it once handled', async () => {

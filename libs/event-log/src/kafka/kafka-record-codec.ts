@@ -1,6 +1,6 @@
 import { KafkaMessage } from 'kafkajs';
 import { EventEnvelope, Topic } from '@cds/events';
-import { StoredEvent } from '../event-log.port';
+import { EncodedEvent, StoredEvent } from '../event-log.port';
 import { KafkaEventLogLogger } from './kafka-event-log.options';
 import { errText } from './kafka-logging';
 import { RawRecord } from './kafka-partition-reader';
@@ -27,6 +27,12 @@ export class KafkaRecordCodec {
       }
       return { key: e.key, value: JSON.stringify(e) };
     });
+  }
+
+  /** A record's value as the text the log holds, left for the handler to parse (an
+   * empty value is the empty string, which a decoder parks as not JSON). */
+  encoded(topic: Topic, partition: number, offset: number, r: RawRecord | KafkaMessage): EncodedEvent {
+    return { topic, partition, offset, json: r.value ? r.value.toString('utf8') : '' };
   }
 
   /** A record's value as an envelope. A value that is not JSON is delivered as a

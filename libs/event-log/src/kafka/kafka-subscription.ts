@@ -1,6 +1,6 @@
 import { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import { backoffDelay } from '@cds/backoff';
-import { StoredEvent, SubscribeOptions, Subscription } from '../event-log.port';
+import { LogPosition, positionsHandler, SubscribeOptions, Subscription } from '../event-log.port';
 import { KafkaEventLogLogger } from './kafka-event-log.options';
 import { errText } from './kafka-logging';
 import { KafkaNaming } from './kafka-naming';
@@ -103,7 +103,9 @@ export class KafkaSubscription implements Subscription {
     for (let i = 0; i < messages.length; i += this.maxBatch) {
       if (this.stopping || !isRunning() || isStale()) return;
       const chunk = messages.slice(i, i + this.maxBatch);
-      const events = chunk.map((m) => this.codec.decode(topic, partition, Number(m.offset), m));
+      const events: LogPosition[] = this.options.encoded
+        ? chunk.map((m) => this.codec.encoded(topic, partition, Number(m.offset), m))
+        : chunk.map((m) => this.codec.decode(topic, partition, Number(m.offset), m));
       const done = await this.deliver(events, heartbeat, () => this.stopping || !isRunning() || isStale());
       if (!done) return; // stopping or rebalanced: the chunk stays uncommitted, it comes again
       const last = chunk[chunk.length - 1].offset;
@@ -114,12 +116,12 @@ export class KafkaSubscription implements Subscription {
   }
 
   /** The handler until it resolves (true), or until aborted (false). */
-  private async deliver(events: StoredEvent[], heartbeat: () => Promise<void>, aborted: () => boolean): Promise<boolean> {
+  private async deliver(events: LogPosition[], heartbeat: () => Promise<void>, aborted: () => boolean): Promise<boolean> {
     const backoff = { baseMs: this.tuning.retryInitialMs, maxMs: this.tuning.retryMaxMs };
     for (let attempt = 1; ; attempt++) {
       const delay = backoffDelay(attempt - 1, backoff);
       try {
-        await this.options.handler(events);
+        await positionsHandler(this.options)(events);
         if (attempt > 1) this.logger.log(`${this.name}: handler succeeded after ${attempt} attempts`);
         return true;
       } catch (e) {

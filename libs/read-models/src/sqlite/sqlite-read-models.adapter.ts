@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LogPosition } from '@cds/event-log';
+import type { EncodedEvent, LogPosition } from '@cds/event-log';
 import {
   BatchDoc,
   DecisionDoc,
@@ -22,6 +22,14 @@ import { PositionWaiters } from '../position-waiters';
 import { PendingCursor } from '../webhook-read-models.port';
 import { SqliteWebhookStore, WEBHOOK_SCHEMA } from './sqlite-webhooks.store';
 import { rowsOf, RowsAt } from './sqlite-rows';
+import { AppliedBatch, SqliteProjectionWriter } from './sqlite-projection-writer';
+
+/** Where an applied batch left a partition: the next offset to apply. */
+export interface AppliedPosition {
+  topic: string;
+  partition: number;
+  next: number;
+}
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS decisions (
@@ -73,6 +81,8 @@ export class SqliteReadModels implements ReadModels {
   private readonly stmts: ReturnType<SqliteReadModels['prepare']>;
   private readonly webhooks: SqliteWebhookStore;
   private syncing: Promise<unknown> | null = null;
+  private writer: SqliteProjectionWriter | null = null;
+  private closed = false;
   private eventsSinceSync = 0;
 
   private constructor(
@@ -121,7 +131,9 @@ export class SqliteReadModels implements ReadModels {
     return new SqliteReadModels(db, dir, gen, true);
   }
 
-  private static openGeneration(dir: string, gen: string): SqliteReadModels {
+  /** Generation `gen` of `dir`, as served (WAL). The projection writer thread opens its
+   * own connection to the served generation with it. */
+  static openGeneration(dir: string, gen: string): SqliteReadModels {
     const db = new Database(path.join(dir, `${gen}.sqlite`));
     SqliteReadModels.serve(db);
     db.exec(TABLES);
@@ -215,9 +227,10 @@ export class SqliteReadModels implements ReadModels {
   }
 
   /** Apply events already turned into rows (`rowsOf`), in one transaction with their
-   * positions. The rebuild makes the rows on worker threads. */
-  applyRows(batch: RowsAt[]): void {
-    const advanced = new Map<string, { topic: string; partition: number; next: number }>();
+   * positions; returns the positions it advanced. The rebuild makes the rows on worker
+   * threads; the live projector applies them on its writer thread (`applyEncoded`). */
+  applyRows(batch: RowsAt[]): AppliedPosition[] {
+    const advanced = new Map<string, AppliedPosition>();
     this.db.transaction(() => {
       for (const at of batch) {
         for (const row of at.rows) {
@@ -232,6 +245,31 @@ export class SqliteReadModels implements ReadModels {
     })();
     for (const a of advanced.values()) this.waiters.advance(a.topic, a.partition, a.next);
     if (this.bulk) this.syncAhead(batch.length);
+    return [...advanced.values()];
+  }
+
+  /**
+   * Apply events as the log holds them (JSON text) on this generation's writer thread,
+   * started on first use: it parses, lifts and writes them through its own connection
+   * (`applyRows` there), so this thread only reads. Positions advance here once the
+   * thread has committed, so a read that waited for them sees the rows. Resolves with
+   * the messages of the events parked (skipped, unreadable) for the caller's log.
+   */
+  async applyEncoded(batch: EncodedEvent[]): Promise<string[]> {
+    if (this.bulk) throw new Error('applyEncoded: a generation being bulk loaded takes rows (applyRows)');
+    if (this.closed) throw new Error('applyEncoded: the read models are closed');
+    const writer = (this.writer ??= new SqliteProjectionWriter(this.dir, this.gen));
+    let applied: AppliedBatch;
+    try {
+      applied = await writer.apply(batch);
+    } catch (err) {
+      // The projector retries the batch: on a fresh thread, whatever became of this one.
+      if (this.writer === writer) this.writer = null;
+      await writer.close();
+      throw err;
+    }
+    for (const a of applied.advanced) this.waiters.advance(a.topic, a.partition, a.next);
+    return applied.parked;
   }
 
   /**
@@ -388,7 +426,9 @@ export class SqliteReadModels implements ReadModels {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.waiters.cancelAll();
+    await this.writer?.close();
     if (this.db.open) this.db.close();
     await this.syncing;
   }

@@ -1,34 +1,9 @@
-import { decisionCreatedV1ToV2, DecisionCreatedV1, envelope, EventEnvelope, Topic, upcast } from '@cds/events';
+import { decisionCreatedV1ToV2, envelope, upcast } from '@cds/events';
 import type { EncodedEvent } from '@cds/event-log';
 import { scheduled } from '../webhook-pending.fixtures';
+import { encode, V1 } from './encoded-events.fixtures';
 import { SqliteRowDecoders } from './sqlite-row-decoders';
 import { rowsOf } from './sqlite-rows';
-
-const V1: DecisionCreatedV1 = {
-  decisionId: 'd1',
-  requestId: 'r1',
-  content: 'hello',
-  contentType: 'text',
-  language: 'en',
-  metadata: { userId: 'u1' },
-  policyId: 'default',
-  policyVersion: 0,
-  provider: 'local',
-  signals: { hate: 0.123456789012345, spam: 0.9 },
-  categories: [{ category: 'hate', score: 0.123456789012345, threshold: 0.7, triggered: false }],
-  action: 'allow',
-  safe: true,
-  flagged: false,
-  latency: 0.1,
-  cost: 0,
-};
-
-const encode = (topic: Topic, offset: number, e: EventEnvelope | string): EncodedEvent => ({
-  topic,
-  partition: 0,
-  offset,
-  json: typeof e === 'string' ? e : JSON.stringify(e),
-});
 
 /** What the projector makes of the same events on its own thread (an event it cannot
  * read or lift is skipped). */
