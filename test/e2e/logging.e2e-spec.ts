@@ -44,6 +44,23 @@ describe('structured logs and request ids', () => {
     try {
       const event = await log.find('decisions', (e) => (e.data as any).decisionId === r.body.decisionId, 'the decision on the log');
       expect(event.requestId).toBe('trace-log-2');
+      const g = await api.post(
+        '/v1/agent/guardrails/action-authorize',
+        { actionType: 'file_read', targetPath: './src/index.ts' },
+        { 'x-request-id': 'trace-guard-4' },
+      );
+      const guard = await log.find('guardrails', (e) => (e.data as any).decisionId === g.body.decisionId, 'the guardrail decision on the log');
+      expect(guard.requestId).toBe('trace-guard-4');
+      // The decisions an async batch's items get, made later by the runner, carry the id of
+      // the request that sent the batch.
+      const b = await api.post(
+        '/v1/batch/check/async',
+        { policyId: 'default', webhookUrl: `${media.baseUrl}/hook`, items: [{ id: 'a', content: 'hello' }] },
+        { 'x-request-id': 'trace-batch-5' },
+      );
+      expect(b.status).toBe(202);
+      const item = await log.find('decisions', (e) => (e.data as any).requestId === `batch:${b.body.batchId}:0`, 'the decision of the batch item');
+      expect(item.requestId).toBe('trace-batch-5');
     } finally {
       await log.close();
     }

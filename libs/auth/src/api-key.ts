@@ -16,6 +16,9 @@ export interface Principal {
   /** Set when the caller sent a guardrail session token rather than a key: the token
    * is bound to `session.projectId`, and `keyId` is the key that minted it. */
   session?: { tokenId: string; projectId: string; expiresAt: number; policyWrite: boolean };
+  /** The request being made (its `x-request-id`), or for work a request started (an async
+   * batch), that request's: the events written for it carry the id. */
+  requestId?: string;
 }
 
 /** Who did it, as recorded on events (`updatedBy`, `decidedBy`). */

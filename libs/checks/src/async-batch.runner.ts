@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Metrics } from '@cds/metrics';
-import { withRequestId } from '@cds/logging';
 import { DomainError } from '@cds/errors';
 import { BatchAccepted, BatchCompleted, BatchFailed, envelope } from '@cds/events';
 import { EVENT_LOG, EventLog, liftBatch, LogFollower, StoredEvent } from '@cds/event-log';
@@ -50,13 +49,13 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
       await this.readModels.waitFor([stored], 30_000);
       const doc = await this.readModels.getBatch(event.tenantId, event.data.batchId);
       if (doc && doc.status !== 'processing') continue;
-      await withRequestId(event.requestId, () => this.run(event));
+      await this.run(event);
     }
   }
 
   private async run(e: BatchAccepted): Promise<void> {
     const { batchId, policyId, items } = e.data;
-    const principal = { keyId: e.data.acceptedBy, tenantId: e.tenantId, scopes: ['checks' as const], bootstrap: false };
+    const principal = { keyId: e.data.acceptedBy, tenantId: e.tenantId, scopes: ['checks' as const], bootstrap: false, requestId: e.requestId };
     try {
       await this.checker.assertPolicy(e.tenantId, policyId);
     } catch (err) {
@@ -68,7 +67,7 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
         policyId,
         error: { code: err.code, message: err.message, details: err.details },
       });
-      await this.writer.write('jobs', [failed]);
+      await this.writer.write('jobs', [failed], e.requestId);
       this.metrics?.jobs.inc({ kind: 'batch', outcome: 'failed' });
       return;
     }
@@ -81,7 +80,7 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
       succeeded: results.length - failedCount,
       failed: failedCount,
     });
-    await this.writer.write('jobs', [done]);
+    await this.writer.write('jobs', [done], e.requestId);
     this.metrics?.jobs.inc({ kind: 'batch', outcome: 'completed' });
   }
 

@@ -57,7 +57,8 @@ export class BatchChecker {
         concurrency: this.config.BATCH_CONCURRENCY,
         contentTypes: CONTENT_TYPES,
         rethrowUnavailable: o.rethrowUnavailable,
-        onUnexpected: (item, err) => this.logger.error(`batch item ${item.id} failed: ${(err as Error)?.stack ?? String(err)}`),
+        onUnexpected: (item, err) =>
+          this.logger.error({ msg: `batch item ${item.id} failed: ${(err as Error)?.stack ?? String(err)}`, requestId: principal.requestId }),
       },
     );
   }

@@ -101,7 +101,7 @@ export class ContentCheck {
       [part],
       verdicts,
     );
-    await this.writer.write('decisions', [event]);
+    await this.writer.write('decisions', [event], principal.requestId);
     return { decisionId, answer: toCheckDecision(event.data) };
   }
 }

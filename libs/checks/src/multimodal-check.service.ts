@@ -169,7 +169,7 @@ export class MultimodalCheck {
       parts,
       verdicts,
     );
-    await this.writer.write('decisions', [event]);
+    await this.writer.write('decisions', [event], principal.requestId);
     return { decisionId, answer: toMultimodalDecision({ ...event.data }) };
   }
 }

@@ -1,6 +1,5 @@
 import { Writable } from 'node:stream';
 import { JsonLogger } from './json-logger';
-import { withRequestId } from './request-context';
 
 function capture(): { lines: () => Record<string, unknown>[]; stream: Writable } {
   const chunks: string[] = [];
@@ -22,11 +21,11 @@ function capture(): { lines: () => Record<string, unknown>[]; stream: Writable }
 }
 
 describe('JsonLogger', () => {
-  it('writes one JSON object a line with level, role, context, message and the request id of the work', () => {
+  it('writes one JSON object a line with level, role, context, message, and the request id a message object names', () => {
     const out = capture();
     const logger = new JsonLogger('api', 'log', out.stream);
     logger.log('listening', 'Main');
-    withRequestId('req-42', () => logger.warn('slow projection', 'EventWriter'));
+    logger.warn({ msg: 'slow projection', requestId: 'req-42' }, 'EventWriter');
     logger.error('boom', 'Error: boom\n    at x', 'Errors');
     logger.debug('hidden at level log', 'X');
     const [a, b, c] = out.lines();

@@ -1,6 +1,5 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger as Pino } from 'pino';
-import { currentRequestId } from './request-context';
 
 export type LogLevelName = 'error' | 'warn' | 'log' | 'debug' | 'verbose';
 
@@ -8,9 +7,10 @@ const PINO_LEVEL: Record<LogLevelName, string> = { error: 'error', warn: 'warn',
 
 /**
  * Nest's logger as one JSON object a line (pino): `{level, time, role, pid, context, msg,
- * requestId?, err?}`. The request id of the work in progress rides along, so an answer's
- * `x-request-id` finds its lines in every process. Messages name ids and reasons, never
- * content or secrets (the callers' rule; nothing here adds any).
+ * requestId?, err?}`. A message given as an object is merged into the line: work done for
+ * a request logs `{ msg, requestId }`, so an answer's `x-request-id` finds its lines in
+ * every process. Messages name ids and reasons, never content or secrets (the callers'
+ * rule; nothing here adds any).
  */
 export class JsonLogger implements LoggerService {
   private readonly pino: Pino;
@@ -22,10 +22,6 @@ export class JsonLogger implements LoggerService {
         base: { role, pid: process.pid },
         timestamp: pino.stdTimeFunctions.isoTime,
         formatters: { level: (label) => ({ level: label }) },
-        mixin: () => {
-          const requestId = currentRequestId();
-          return requestId ? { requestId } : {};
-        },
       },
       destination,
     );

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Metrics } from '@cds/metrics';
-import { currentRequestId } from '@cds/logging';
 import { EventEnvelope, Topic, validateEvent } from '@cds/events';
 import { EVENT_LOG, EventLog, EventLogAppendError, LogPosition } from '@cds/event-log';
 import { DomainError } from '@cds/errors';
@@ -19,8 +18,9 @@ export class EventWriter {
     @Optional() private readonly metrics?: Metrics,
   ) {}
 
-  async write(topic: Topic, events: EventEnvelope[]): Promise<LogPosition[]> {
-    const requestId = currentRequestId();
+  /** Appends `events` durably; each carries `requestId` (the request they are written for,
+   * see Principal.requestId) unless it names one already. */
+  async write(topic: Topic, events: EventEnvelope[], requestId?: string | null): Promise<LogPosition[]> {
     for (const e of events) {
       if (requestId && e.requestId === undefined) e.requestId = requestId;
       validateEvent(e);
@@ -32,7 +32,7 @@ export class EventWriter {
       this.metrics?.appendDuration.observe({ topic }, Number(process.hrtime.bigint() - started) / 1e9);
     } catch (err) {
       this.metrics?.appendErrors.inc({ topic, code: err instanceof EventLogAppendError && !err.maybeAppended ? 'unavailable' : 'uncertain' });
-      this.logger.error(`append to ${topic} failed: ${(err as Error).message}`);
+      this.logger.error({ msg: `append to ${topic} failed: ${(err as Error).message}`, requestId: requestId ?? undefined });
       if (err instanceof EventLogAppendError && !err.maybeAppended) {
         throw new DomainError('unavailable', 'EVENT_LOG_UNAVAILABLE', 'The event log is unavailable', 'nothing was recorded; retry with backoff');
       }

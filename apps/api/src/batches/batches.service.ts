@@ -89,7 +89,7 @@ export class BatchesService {
       secretCiphertext: webhookSecret ? this.secrets.seal(webhookSecret) : null,
       acceptedBy: principalIdentity(p),
     });
-    await this.writer.write('jobs', [event]);
+    await this.writer.write('jobs', [event], p.requestId);
     return {
       batchId,
       status: 'processing' as const,

@@ -60,7 +60,7 @@ export class GuardrailDecisions {
     ];
     if (verdict.action === 'block') events.push(envelope('agent.guardrail.blocked', 1, p.tenantId, decisionId, alert));
     if (verdict.requiresApproval) events.push(envelope('agent.guardrail.approval_required', 1, p.tenantId, decisionId, alert));
-    await this.writer.write('guardrails', events);
+    await this.writer.write('guardrails', events, p.requestId);
     return { decisionId, ...verdictFields(verdict) };
   }
 }

@@ -44,7 +44,7 @@ export class GuardrailPolicies {
       updatedBy: principalIdentity(p),
       restoredVersion: null,
     });
-    await this.writer.write('guardrails', [event]);
+    await this.writer.write('guardrails', [event], p.requestId);
     return { projectId, policy };
   }
 
@@ -72,7 +72,7 @@ export class GuardrailPolicies {
       updatedBy: principalIdentity(p),
       restoredVersion: version,
     });
-    await this.writer.write('guardrails', [event]);
+    await this.writer.write('guardrails', [event], p.requestId);
     const stored = await this.readModels.getGuardrailPolicyVersion(p.tenantId, projectId, event.data.version);
     return {
       projectId,

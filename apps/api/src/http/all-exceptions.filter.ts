@@ -4,6 +4,7 @@ import { DomainError } from '@cds/errors';
 import { ErrorBody, STATUS_OF, frameworkError } from './error-body';
 import { RateLimitedError } from './rate-limited.error';
 import { sendJson } from './reply';
+import { requestIdOf } from './request-id';
 
 const CODE_OF_STATUS: Record<number, [string, string]> = {
   400: ['BAD_REQUEST', 'Bad request'],
@@ -27,12 +28,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse();
-    const { status, body } = this.toResponse(exception);
-    if (status === 413) keepReadingRefusedBody(host.switchToHttp().getRequest(), reply);
+    const req = host.switchToHttp().getRequest();
+    const { status, body } = this.toResponse(exception, requestIdOf(req));
+    if (status === 413) keepReadingRefusedBody(req, reply);
     sendJson(reply, status, body);
   }
 
-  toResponse(exception: unknown): { status: number; body: ErrorBody | Record<string, unknown> } {
+  /** The answer to `exception`; a 500 is logged under `requestId` (the request's, when known). */
+  toResponse(exception: unknown, requestId?: string): { status: number; body: ErrorBody | Record<string, unknown> } {
     if (exception instanceof RateLimitedError) {
       // The spec's 429 body is {error, retryAfter}; code and details ride along.
       return { status: 429, body: { error: exception.message, code: exception.code, details: exception.details, retryAfter: exception.retryAfter } };
@@ -56,7 +59,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return { status, body: { error, code, details: String((exception as any).message ?? '').slice(0, 300) } };
     }
     const errorId = randomUUID();
-    this.logger.error(`error ${errorId}: ${(exception as Error)?.stack ?? String(exception)}`);
+    this.logger.error({ msg: `error ${errorId}: ${(exception as Error)?.stack ?? String(exception)}`, requestId });
     return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL_ERROR', details: `error id ${errorId}` } };
   }
 }

@@ -8,6 +8,7 @@ import { PUBLIC_KEY, SCOPE_KEY } from './auth.decorators';
 import { RateLimiter } from './rate-limiter';
 import { RateLimitedError } from './rate-limited.error';
 import { setHeader } from './reply';
+import { requestIdOf } from './request-id';
 
 /**
  * Every /v1 route: resolve the key, count it against its rate limit (the headers go on
@@ -83,7 +84,7 @@ export class AuthGuard implements CanActivate {
         )
       );
     }
-    req.principal = principal;
+    req.principal = { ...principal, requestId: requestIdOf(req) } satisfies Principal;
 
     const scope = route.scope;
     if (scope && !principal.scopes.includes(scope)) {

@@ -5,10 +5,11 @@ import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express
 import { AppConfig } from '@cds/config';
 import { DomainError } from '@cds/errors';
 import { Metrics } from '@cds/metrics';
-import { acceptRequestId, REQUEST_ID_HEADER, withRequestId } from '@cds/logging';
+import { acceptRequestId, REQUEST_ID_HEADER } from '@cds/logging';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { DEFAULT_MULTIPART_LIMITS, isMultipartRequest, MULTIPART_LIMITS, MultipartLimits, registerFastifyMultipart } from './multipart';
 import { sendJson } from './reply';
+import { REQUEST_ID, requestIdOf } from './request-id';
 import { MAX_PATH_PARAM_LENGTH } from './error-body';
 
 /**
@@ -37,7 +38,8 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
         const route = req.route?.path ? `${req.baseUrl ?? ''}${req.route.path}` : 'unmatched';
         observeRequest(metrics, req.method, route, res.statusCode, started, requestId);
       });
-      withRequestId(requestId, next);
+      req[REQUEST_ID] = requestId;
+      next();
     });
     inst.set('trust proxy', false);
     const limits = mediaBodyLimits(config);
@@ -70,9 +72,9 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
       if ((len === undefined || len === '0') && req.headers['transfer-encoding'] === undefined) req.body = undefined;
       next();
     });
-    inst.use((err: unknown, _req: unknown, res: unknown, next: (e?: unknown) => void) => {
+    inst.use((err: unknown, req: unknown, res: unknown, next: (e?: unknown) => void) => {
       if (!err) return next();
-      const { status, body } = filter.toResponse(err);
+      const { status, body } = filter.toResponse(err, requestIdOf(req));
       sendJson(res, status, body);
     });
     return app;
@@ -85,8 +87,8 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH, ignoreTrailingSlash: true },
     // Errors fastify raises before any route (a path parameter too long, a malformed URL)
     // answer the spec's error body too.
-    frameworkErrors: (err: Error, _req: unknown, reply: any) => {
-      const { status, body } = filter.toResponse(err);
+    frameworkErrors: (err: Error, req: unknown, reply: any) => {
+      const { status, body } = filter.toResponse(err, requestIdOf(req));
       reply.code(status).send(body);
     },
   });
@@ -99,8 +101,8 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     req.cdsStarted = process.hrtime.bigint();
     const requestId = acceptRequestId(req.headers[REQUEST_ID_HEADER]);
     reply.header(REQUEST_ID_HEADER, requestId);
-    // Everything the request does from here (logs, events it writes) carries the id.
-    withRequestId(requestId, done);
+    req[REQUEST_ID] = requestId;
+    done();
   });
   // Draining: an answer still in flight closes its connection, so close() does not wait
   // for idle keep-alive sockets (it closes only those idle when it starts).

@@ -54,7 +54,7 @@ export class KeysService {
     const { key, hash, prefix } = generateApiKey();
     const keyId = randomUUID();
     const event: KeyCreated = envelope('key.created', 1, tenantId, keyId, { keyId, name: input.name, scopes: input.scopes, hash, prefix, createdBy: p.keyId });
-    await this.writer.write('keys', [event]);
+    await this.writer.write('keys', [event], p.requestId);
     return { id: keyId, key, name: input.name, scopes: input.scopes, tenantId, prefix, createdAt: event.occurredAt, revokedAt: null };
   }
 
@@ -67,7 +67,7 @@ export class KeysService {
     if (!doc) throw notFound('KEY_NOT_FOUND', 'API key not found', `no key ${keyId} in this tenant`);
     if (doc.revokedAt) return view(doc);
     const event: KeyRevoked = envelope('key.revoked', 1, p.tenantId, keyId, { keyId, revokedBy: p.keyId });
-    await this.writer.write('keys', [event]);
+    await this.writer.write('keys', [event], p.requestId);
     return { ...view(doc), revokedAt: event.occurredAt };
   }
 }

@@ -29,7 +29,7 @@ export class PoliciesService {
       categories: parsed.categories,
       savedBy: p.keyId,
     });
-    await this.writer.write('policies', [event]);
+    await this.writer.write('policies', [event], p.requestId);
     const saved = await this.catalog.resolve(p.tenantId, policyId);
     return { created: version === 1, policy: PolicyCatalog.view(saved) };
   }

@@ -221,7 +221,7 @@ export class VideoService {
       estimatedFrames,
       acceptedBy: principalIdentity(p),
     });
-    await this.writer.write('jobs', [event]);
+    await this.writer.write('jobs', [event], p.requestId);
     return {
       decisionId,
       status: 'processing' as const,

@@ -80,7 +80,7 @@ export class WebhooksService {
       secretCiphertext: this.secrets.seal(secret),
       createdBy: principalIdentity(p),
     });
-    await this.writer.write('webhooks', [event]);
+    await this.writer.write('webhooks', [event], p.requestId);
     const at = event.occurredAt;
     return {
       id: webhookId,
@@ -115,7 +115,7 @@ export class WebhooksService {
     if (dto.enabled !== undefined) changes.enabled = dto.enabled;
     if (Object.keys(changes).length === 0) return view(current);
     const event: WebhookUpdated = envelope('webhook.updated', 1, p.tenantId, webhookId, { webhookId, changes, updatedBy: principalIdentity(p) });
-    await this.writer.write('webhooks', [event]);
+    await this.writer.write('webhooks', [event], p.requestId);
     const disabledReason = changes.enabled === true ? null : current.disabledReason;
     return view({ ...current, ...changes, disabledReason, updatedAt: event.occurredAt });
   }
@@ -124,7 +124,7 @@ export class WebhooksService {
   async remove(p: Principal, webhookId: string): Promise<{ id: string; deleted: true }> {
     await this.find(p, webhookId);
     const event: WebhookDeleted = envelope('webhook.deleted', 1, p.tenantId, webhookId, { webhookId, deletedBy: principalIdentity(p) });
-    await this.writer.write('webhooks', [event]);
+    await this.writer.write('webhooks', [event], p.requestId);
     return { id: webhookId, deleted: true };
   }
 
@@ -144,7 +144,7 @@ export class WebhooksService {
     const deliveryId = `dlv_test_${randomUUID().replace(/-/g, '')}`;
     const record = attemptRecord({ deliveryId, webhookId, eventId: payload.id, eventType: type }, 1, webhook.url, result, null, true);
     const event: DeliveryAttempted = envelope('webhook.delivery.attempted', 1, p.tenantId, deliveryId, record);
-    await this.writer.write('deliveries', [event]);
+    await this.writer.write('deliveries', [event], p.requestId);
     return { success: result.ok, deliveryId, eventId: payload.id, responseCode: result.status, durationMs: result.durationMs, error: record.error };
   }
 

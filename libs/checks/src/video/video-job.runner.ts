@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Metrics } from '@cds/metrics';
-import { withRequestId } from '@cds/logging';
 import { performance } from 'node:perf_hooks';
 import { mediaRef } from '@cds/blob-store';
 import { DomainError, invalid } from '@cds/errors';
@@ -55,7 +54,7 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
       await this.readModels.waitFor([stored], 30_000);
       const job = await this.readModels.getBatch(event.tenantId, event.data.decisionId);
       if (job && job.status !== 'processing') continue;
-      await withRequestId(event.requestId, () => this.run(event, job));
+      await this.run(event, job);
     }
   }
 
@@ -80,16 +79,20 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
         );
       }
       const checkpoint = async (frames: VideoFrameScore[], framesTotal: number) => {
-        await this.writer.write('jobs', [
-          envelope('video.progress', 1, e.tenantId, d.decisionId, {
-            decisionId: d.decisionId,
-            mediaSha256: sha256,
-            probe: probeFacts(probe),
-            framesTotal,
-            framesProcessed: frames.length,
-            frames,
-          }),
-        ]);
+        await this.writer.write(
+          'jobs',
+          [
+            envelope('video.progress', 1, e.tenantId, d.decisionId, {
+              decisionId: d.decisionId,
+              mediaSha256: sha256,
+              probe: probeFacts(probe),
+              framesTotal,
+              framesProcessed: frames.length,
+              frames,
+            }),
+          ],
+          e.requestId,
+        );
       };
       const scan = await this.scanner.scan({
         file,
@@ -123,19 +126,23 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
         verdicts,
         evidence,
       );
-      await this.writer.write('decisions', [decision]);
+      await this.writer.write('decisions', [decision], e.requestId);
       await this.complete(e, decision.data.action, decision.data.safe, decision.data.flagged, scan.frames.length, scan.stoppedOnBlock);
     } catch (err) {
       // An outage (503) is not the video's fault: the follower hands the job again after a backoff.
       if (!(err instanceof DomainError) || err.kind === 'unavailable') throw err;
-      this.logger.warn(`video ${d.decisionId} failed: ${err.code} ${err.details}`);
-      await this.writer.write('jobs', [
-        envelope('video.failed', 1, e.tenantId, d.decisionId, {
-          decisionId: d.decisionId,
-          policyId: d.policyId,
-          error: { code: err.code, message: err.message, details: err.details },
-        }),
-      ]);
+      this.logger.warn({ msg: `video ${d.decisionId} failed: ${err.code} ${err.details}`, requestId: e.requestId });
+      await this.writer.write(
+        'jobs',
+        [
+          envelope('video.failed', 1, e.tenantId, d.decisionId, {
+            decisionId: d.decisionId,
+            policyId: d.policyId,
+            error: { code: err.code, message: err.message, details: err.details },
+          }),
+        ],
+        e.requestId,
+      );
       this.metrics?.jobs.inc({ kind: 'video', outcome: 'failed' });
     }
   }
@@ -148,17 +155,21 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
     frames: number,
     stoppedOnBlock: boolean,
   ) {
-    await this.writer.write('jobs', [
-      envelope('video.completed', 1, e.tenantId, e.data.decisionId, {
-        decisionId: e.data.decisionId,
-        policyId: e.data.policyId,
-        action,
-        safe,
-        flagged,
-        framesProcessed: frames,
-        stoppedOnBlock,
-      }),
-    ]);
+    await this.writer.write(
+      'jobs',
+      [
+        envelope('video.completed', 1, e.tenantId, e.data.decisionId, {
+          decisionId: e.data.decisionId,
+          policyId: e.data.policyId,
+          action,
+          safe,
+          flagged,
+          framesProcessed: frames,
+          stoppedOnBlock,
+        }),
+      ],
+      e.requestId,
+    );
     this.metrics?.jobs.inc({ kind: 'video', outcome: 'completed' });
   }
 
