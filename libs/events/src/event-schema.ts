@@ -243,3 +243,16 @@ export function liftOrPark(e: EventEnvelope, at: string): { event: DomainEvent }
     return { parked: `parked ${at} (${e?.type}): ${err.message}` };
   }
 }
+
+/** As `liftOrPark`, from the JSON text the log holds: text that is not a JSON object is
+ * parked too. */
+export function liftEncodedOrPark(json: string, at: string): { event: DomainEvent } | { parked: string } {
+  let envelope: EventEnvelope;
+  try {
+    envelope = JSON.parse(json);
+    if (typeof envelope !== 'object' || envelope === null) throw new Error('not an object');
+  } catch (err) {
+    return { parked: `parked ${at}: not a JSON envelope (${(err as Error).message})` };
+  }
+  return liftOrPark(envelope, at);
+}

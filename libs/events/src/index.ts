@@ -73,4 +73,5 @@ export {
   VideoCompleted,
   VideoFailed,
 } from './domain-events';
-export { EventSchemaError, validateEvent, upcast, liftOrPark, decisionCreatedV1ToV2 } from './event-schema';
+export { EventSchemaError, validateEvent, upcast, liftOrPark, liftEncodedOrPark, decisionCreatedV1ToV2 } from './event-schema';
+export { envelopeHead, EnvelopeHead } from './envelope-head';

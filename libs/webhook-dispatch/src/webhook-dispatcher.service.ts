@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Metrics } from '@cds/metrics';
 import { AppConfig } from '@cds/config';
-import { Topic, validateEvent } from '@cds/events';
-import { EVENT_LOG, EventLog, liftBatch, LogFollower, LogPosition, StoredEvent } from '@cds/event-log';
+import { DomainEvent, envelopeHead, liftEncodedOrPark, Topic, validateEvent } from '@cds/events';
+import { EncodedEvent, EVENT_LOG, EventLog, LogFollower, LogPosition } from '@cds/event-log';
 import { READ_MODELS, ReadModels } from '@cds/read-models';
 import { parseRetrySchedule } from '@cds/webhooks';
 import { DeliveryAttempter } from './delivery-attempter';
 import { DeliveryQueue } from './delivery-queue';
 import { PendingReloader, ReloadSettings } from './pending-reloader';
-import { WebhookFanOut } from './webhook-fan-out';
+import { WebhookFanOut, WebhooksByTenant } from './webhook-fan-out';
 import { webhookSecretKey } from './webhook-secret-key';
 import { backoffDelay } from '@cds/backoff';
 
@@ -93,13 +93,34 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     await this.reloader.fill();
     this.follower = new LogFollower(
       this.log,
-      { group: 'webhook-dispatcher', topics: DISPATCH_SOURCE_TOPICS, startFrom: 'committed', maxBatch: 500, handler: (b) => this.handle(b) },
+      {
+        group: 'webhook-dispatcher',
+        topics: DISPATCH_SOURCE_TOPICS,
+        startFrom: 'committed',
+        maxBatch: 500,
+        // As text: most events (every decision of a tenant without webhooks) are skipped
+        // on their heads, unparsed.
+        encoded: true,
+        handler: (b) => this.handle(b),
+      },
       this.logger,
     );
   }
 
-  private async handle(batch: StoredEvent[]): Promise<void> {
-    const { scheduled, pending } = await this.fanOut!.plan(liftBatch(batch, this.logger).map((e) => e.event));
+  private async handle(batch: EncodedEvent[]): Promise<void> {
+    const webhooksOf: WebhooksByTenant = new Map();
+    const keep = await this.fanOut!.mayDeliver(
+      batch.map((e) => envelopeHead(e.json)),
+      webhooksOf,
+    );
+    const events: DomainEvent[] = [];
+    batch.forEach((e, i) => {
+      if (!keep[i]) return;
+      const lifted = liftEncodedOrPark(e.json, `${e.topic}/${e.partition}@${e.offset}`);
+      if ('parked' in lifted) this.logger.error(lifted.parked);
+      else events.push(lifted.event);
+    });
+    const { scheduled, pending } = await this.fanOut!.plan(events, new Date(), webhooksOf);
     if (scheduled.length > 0) {
       for (const e of scheduled) validateEvent(e);
       await this.log.append('deliveries', scheduled); // a throw redelivers the batch: nothing is checkpointed

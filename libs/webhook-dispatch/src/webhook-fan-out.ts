@@ -1,7 +1,13 @@
-import { DeliveryScheduled, DeliveryTarget, DomainEvent, envelope } from '@cds/events';
+import { DeliveryScheduled, DeliveryTarget, DomainEvent, envelope, EnvelopeHead } from '@cds/events';
 import { WebhookDoc, WebhookReadModels } from '@cds/read-models';
-import { deliveryIdOf, RetrySchedule, subscribersOf, webhookEventsOf } from '@cds/webhooks';
+import { deliveryIdOf, RetrySchedule, subscribersOf, WEBHOOK_SOURCE_TYPES, webhookEventsOf } from '@cds/webhooks';
 import { PendingDelivery } from './delivery-queue';
+
+/** The webhooks of each tenant a batch of events names, read once per batch. */
+export type WebhooksByTenant = Map<string, Promise<WebhookDoc[]>>;
+
+/** Outcomes that also go to their job's own webhookUrl, whatever the tenant's webhooks. */
+const JOB_OUTCOMES = new Set(['batch.completed', 'batch.failed', 'video.completed', 'video.failed']);
 
 /**
  * Turns source events (decisions, guardrail alerts, finished batches and videos) into scheduled
@@ -16,15 +22,37 @@ export class WebhookFanOut {
     private readonly planned: (tenantId: string, deliveryId: string) => Promise<boolean>,
   ) {}
 
-  async plan(events: DomainEvent[], now = new Date()): Promise<{ scheduled: DeliveryScheduled[]; pending: PendingDelivery[] }> {
+  /**
+   * Which events may give rise to a delivery, judged from their heads (`envelopeHead`),
+   * before they are parsed: those of a type that makes webhook events
+   * (WEBHOOK_SOURCE_TYPES) and a tenant with webhooks, and every batch's or video's
+   * outcome (it also goes to the job's own webhookUrl). A head that could not be read
+   * (null) keeps its event: parsing it decides. `webhooksOf` caches the tenants' webhooks
+   * for `plan` of the same batch.
+   */
+  async mayDeliver(heads: (EnvelopeHead | null)[], webhooksOf: WebhooksByTenant): Promise<boolean[]> {
+    const keep = heads.map((h) => h === null || JOB_OUTCOMES.has(h.type));
+    const tenants = new Set(heads.flatMap((h, i) => (h && !keep[i] && WEBHOOK_SOURCE_TYPES.has(h.type) ? [h.tenantId] : [])));
+    const withWebhooks = new Set<string>();
+    await Promise.all(
+      [...tenants].map(async (t) => {
+        if ((await this.webhooksOf(t, webhooksOf)).length > 0) withWebhooks.add(t);
+      }),
+    );
+    return heads.map((h, i) => keep[i] || (WEBHOOK_SOURCE_TYPES.has(h!.type) && withWebhooks.has(h!.tenantId)));
+  }
+
+  async plan(
+    events: DomainEvent[],
+    now = new Date(),
+    webhooksOf: WebhooksByTenant = new Map(),
+  ): Promise<{ scheduled: DeliveryScheduled[]; pending: PendingDelivery[] }> {
     const scheduled: DeliveryScheduled[] = [];
-    const webhooksOf = new Map<string, Promise<WebhookDoc[]>>();
     const seen = new Set<string>();
     for (const e of events) {
       const payloads = webhookEventsOf(e);
       if (payloads.length === 0) continue;
-      if (!webhooksOf.has(e.tenantId)) webhooksOf.set(e.tenantId, this.models.listWebhooks(e.tenantId));
-      const webhooks = await webhooksOf.get(e.tenantId)!;
+      const webhooks = await this.webhooksOf(e.tenantId, webhooksOf);
       for (const payload of payloads) {
         const targets: DeliveryTarget[] = subscribersOf(webhooks, payload.type, e.occurredAt).map((w) => ({ kind: 'webhook', webhookId: w.webhookId }));
         const job =
@@ -68,6 +96,12 @@ export class WebhookFanOut {
       dueAt: Date.parse(s.data.dueAt),
     }));
     return { scheduled, pending };
+  }
+
+  private webhooksOf(tenantId: string, cache: WebhooksByTenant): Promise<WebhookDoc[]> {
+    let webhooks = cache.get(tenantId);
+    if (!webhooks) cache.set(tenantId, (webhooks = this.models.listWebhooks(tenantId)));
+    return webhooks;
   }
 
   /** An async batch's (or a video's) results go to its webhookUrl: as the registered webhook at that

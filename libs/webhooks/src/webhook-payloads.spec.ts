@@ -1,5 +1,5 @@
-import { decisionCreatedV1ToV2, DomainEvent, envelope } from '@cds/events';
-import { deliveryIdOf, testWebhookEvent, webhookEventsOf } from './webhook-payloads';
+import { CURRENT_VERSION, decisionCreatedV1ToV2, DomainEvent, envelope } from '@cds/events';
+import { deliveryIdOf, testWebhookEvent, WEBHOOK_SOURCE_TYPES, webhookEventsOf } from './webhook-payloads';
 
 const decision = (action: 'allow' | 'warn' | 'flag' | 'block') =>
   envelope(
@@ -75,6 +75,15 @@ describe('webhookEventsOf', () => {
 
   it('has nothing to deliver for other events', () => {
     expect(webhookEventsOf(envelope('key.revoked', 1, 't', 'k', { keyId: 'k', revokedBy: 'x' }) as DomainEvent)).toEqual([]);
+  });
+
+  it('names in WEBHOOK_SOURCE_TYPES exactly the event types it delivers (the dispatcher skips the rest unparsed)', () => {
+    // enough data for every branch to build its payload
+    const data = { decisionId: 'd', batchId: 'b', policyId: 'p', results: [], error: { code: 'X', message: 'm', details: '' } };
+    const delivering = Object.keys(CURRENT_VERSION).filter(
+      (type) => webhookEventsOf(envelope(type, CURRENT_VERSION[type as DomainEvent['type']], 't', 'k', data) as DomainEvent).length > 0,
+    );
+    expect(new Set(delivering)).toEqual(WEBHOOK_SOURCE_TYPES);
   });
 });
 

@@ -13,6 +13,18 @@ export interface WebhookPayload {
   data: { id: string } & Record<string, unknown>;
 }
 
+/** The log event types `webhookEventsOf` turns into webhook events; every other type
+ * gives none. */
+export const WEBHOOK_SOURCE_TYPES: ReadonlySet<string> = new Set([
+  'decision.created',
+  'agent.guardrail.blocked',
+  'agent.guardrail.approval_required',
+  'batch.completed',
+  'batch.failed',
+  'video.completed',
+  'video.failed',
+]);
+
 /** The webhook events a log event gives rise to (none for most). */
 export function webhookEventsOf(e: DomainEvent): WebhookPayload[] {
   // A batch's outcome is identified by the batch, so a second record of it (a job rerun

@@ -1,4 +1,4 @@
-import { EventEnvelope, liftOrPark } from '@cds/events';
+import { liftEncodedOrPark } from '@cds/events';
 import type { EncodedEvent } from '@cds/event-log';
 import { rowsOf, RowsAt } from './sqlite-rows';
 
@@ -10,23 +10,14 @@ export interface DecodedRows {
 
 /**
  * Encoded events to SQLite rows: parse each, lift it to its current schema, map it to its
- * rows. An event that cannot be read is parked as `liftBatch` parks it (`liftOrPark`):
+ * rows. An event that cannot be read is parked as `liftBatch` parks it (`liftEncodedOrPark`):
  * skipped, with a message for the log. What the decoder and writer threads run.
  */
 export function decodeRows(events: EncodedEvent[]): DecodedRows {
   const rows: RowsAt[] = [];
   const parked: string[] = [];
   for (const e of events) {
-    const at = `${e.topic}/${e.partition}@${e.offset}`;
-    let envelope: EventEnvelope;
-    try {
-      envelope = JSON.parse(e.json);
-      if (typeof envelope !== 'object' || envelope === null) throw new Error('not an object');
-    } catch (err) {
-      parked.push(`parked ${at}: not a JSON envelope (${(err as Error).message})`);
-      continue;
-    }
-    const lifted = liftOrPark(envelope, at);
+    const lifted = liftEncodedOrPark(e.json, `${e.topic}/${e.partition}@${e.offset}`);
     if ('parked' in lifted) parked.push(lifted.parked);
     else rows.push(rowsOf({ topic: e.topic, partition: e.partition, offset: e.offset, event: lifted.event }));
   }
