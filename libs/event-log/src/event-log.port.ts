@@ -37,8 +37,9 @@ interface SubscribeCommon {
  * What a consumer wants from where, and its handler: called with events in offset order
  * per partition. The group's checkpoint moves past a batch only after the returned
  * promise resolves: a throw re-delivers it. The events come parsed, or with `encoded`
- * as the JSON text the log holds, for a handler that parses them elsewhere (the embedded
- * projector, on its writer thread).
+ * as the JSON text the log holds, for a handler that parses them elsewhere or not all of
+ * them (the embedded projector, on its writer thread; the webhook dispatcher, which skips
+ * most events on their heads).
  */
 export type SubscribeOptions = SubscribeCommon &
   ({ encoded?: false; handler: (batch: StoredEvent[]) => Promise<void> } | { encoded: true; handler: (batch: EncodedEvent[]) => Promise<void> });
