@@ -40,6 +40,17 @@ describe('resolvePolicy', () => {
     r.blockShellPatterns.push('x');
     expect(project.blockShellPatterns).toEqual(['docker *']);
   });
+
+  it('without a request policy, resolves each project policy object once and shares the answer, frozen', () => {
+    const own = { ...project, blockShellPatterns: ['make *'] };
+    const first = resolvePolicyWithOrigin(null, own);
+    expect(resolvePolicyWithOrigin(undefined, own)).toBe(first);
+    expect(resolvePolicyWithOrigin(null, { ...own })).not.toBe(first);
+    expect(resolvePolicyWithOrigin(null, null)).toBe(resolvePolicyWithOrigin(undefined, undefined));
+    expect(Object.isFrozen(first.policy) && Object.isFrozen(first.policy.blockShellPatterns) && Object.isFrozen(first.origin)).toBe(true);
+    expect(first.policy.blockShellPatterns).not.toBe(own.blockShellPatterns);
+    expect(resolvePolicyWithOrigin({ requireApprovalScore: 1 }, own)).not.toBe(resolvePolicyWithOrigin({ requireApprovalScore: 1 }, own));
+  });
 });
 
 describe('validateGuardrailPolicy', () => {

@@ -68,6 +68,29 @@ export function resolvePolicyWithOrigin(
   requestPolicy?: GuardrailPolicyOverride | null,
   projectPolicy?: ProjectGuardrailPolicy | null,
 ): ResolvedGuardrailPolicy {
+  if (requestPolicy) return resolveFields(requestPolicy, projectPolicy);
+  // Without a request policy the answer depends on the project policy object alone: it is
+  // resolved once per object and shared, frozen, so compilePolicy's cache keeps its form.
+  if (!projectPolicy) return (resolvedDefaults ??= frozen(resolveFields(null, null)));
+  let resolved = resolvedOfProject.get(projectPolicy);
+  if (!resolved) resolvedOfProject.set(projectPolicy, (resolved = frozen(resolveFields(null, projectPolicy))));
+  return resolved;
+}
+
+const resolvedOfProject = new WeakMap<ProjectGuardrailPolicy, ResolvedGuardrailPolicy>();
+let resolvedDefaults: ResolvedGuardrailPolicy | null = null;
+
+function frozen(r: ResolvedGuardrailPolicy): ResolvedGuardrailPolicy {
+  Object.freeze(r.policy.sensitivePathPrefixes);
+  Object.freeze(r.policy.networkAllowlist);
+  Object.freeze(r.policy.blockShellPatterns);
+  return Object.freeze({ policy: Object.freeze(r.policy), origin: Object.freeze(r.origin) });
+}
+
+function resolveFields(
+  requestPolicy: GuardrailPolicyOverride | null | undefined,
+  projectPolicy: ProjectGuardrailPolicy | null | undefined,
+): ResolvedGuardrailPolicy {
   const policy = {} as Record<keyof ProjectGuardrailPolicy, unknown>;
   const origin = {} as Record<keyof ProjectGuardrailPolicy, PolicyLevel>;
   for (const field of FIELDS) {

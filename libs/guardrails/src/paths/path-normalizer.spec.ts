@@ -56,6 +56,36 @@ describe('normalizePath', () => {
     expect(isUnderWorkspace(normalizePath('./a/../b'))).toBe(true);
     expect(isUnderWorkspace(normalizePath('../b'))).toBe(false);
   });
+
+  it('takes its shortcuts only where the full walk gives the same path', () => {
+    // The full walk over segments, as every path took it before the shortcuts (ASCII,
+    // canonical absolute paths, no link roots): one generated path each, checked against it.
+    const walk = (p: string, cwd: string): { display: string; climbed: boolean } => {
+      const abs = p.startsWith('/') ? p : `${cwd}/${p}`;
+      const segments: string[] = [];
+      let climbed = false;
+      for (const seg of abs.split('/')) {
+        if (seg === '' || seg === '.') continue;
+        if (seg === '..') {
+          climbed = true;
+          segments.pop();
+        } else segments.push(seg);
+      }
+      return { display: '/' + segments.join('/'), climbed };
+    };
+    const parts = ['', '.', '..', '...', '.a', 'a.', 'etc', 'Src', 'x y', 'proc2', 'devices', 'variable'];
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let i = 0; i < 2000; i++) {
+      const segs = Array.from({ length: 1 + next(6) }, () => parts[next(parts.length)]);
+      const p = (next(2) ? '/' : '') + segs.join('/') + (next(4) ? '' : '/');
+      const cwd = next(2) ? '/workspace' : '/srv/app';
+      const got = normalizePath(p, cwd);
+      const want = walk(p, cwd);
+      expect({ p, display: got.display, climbed: got.climbed }).toEqual({ p, ...want });
+      expect(got.key).toBe(want.display.toLowerCase());
+    }
+  });
 });
 
 describe('matchesPathPrefix', () => {

@@ -20,17 +20,26 @@ export interface NormalizedPath {
   encoded: boolean;
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+/** An empty, `.` or `..` segment, or a trailing slash: without one, an absolute path is already canonical. */
+const SEGMENT_WORK = /\/\.{0,2}(?:\/|$)/;
 const HOME_VARS = /^(?:\$HOME|\$\{HOME\}|\$USERPROFILE|\$\{USERPROFILE\}|%USERPROFILE%|%HOMEPATH%)(?=\/|$)/i;
 
 /** `cwd` resolves relative paths; by default the placeholder workspace. */
 export function normalizePath(raw: string, cwd: string = PLACEHOLDER_WORKSPACE): NormalizedPath {
-  let p = raw.split('\0')[0].normalize('NFKC').trim();
-  const decoded = percentDecode(p);
+  const nul = raw.indexOf('\0');
+  let p = nul < 0 ? raw : raw.slice(0, nul);
+  // ASCII is its own NFKC form: only other text pays for the normalization
+  if (!ASCII.test(p)) p = p.normalize('NFKC');
+  p = p.trim();
+  const decoded = p.includes('%') ? percentDecode(p) : p;
   const encoded = decoded !== p;
-  p = decoded.replace(/\\/g, '/');
-  p = p.replace(/^file:\/\//i, '');
-  p = p.replace(/^([a-z]):(?=\/|$)/i, (_m, d: string) => `/${d.toLowerCase()}`);
-  p = p.replace(HOME_VARS, PLACEHOLDER_HOME);
+  p = decoded.includes('\\') ? decoded.replace(/\\/g, '/') : decoded;
+  if (!p.startsWith('/')) {
+    p = p.replace(/^file:\/\//i, '');
+    p = p.replace(/^([a-z]):(?=\/|$)/i, (_m, d: string) => `/${d.toLowerCase()}`);
+    p = p.replace(HOME_VARS, PLACEHOLDER_HOME);
+  }
   if (p === '~' || p.startsWith('~/')) p = PLACEHOLDER_HOME + p.slice(1);
   else if (p.startsWith('~')) {
     const slash = p.indexOf('/');
@@ -40,23 +49,30 @@ export function normalizePath(raw: string, cwd: string = PLACEHOLDER_WORKSPACE):
   }
   if (!p.startsWith('/')) p = `${cwd}/${p}`;
 
-  const segments: string[] = [];
   let climbed = false;
-  for (const seg of p.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') {
-      climbed = true;
-      segments.pop();
-      continue;
+  if (SEGMENT_WORK.test(p)) {
+    const segments: string[] = [];
+    for (const seg of p.split('/')) {
+      if (seg === '' || seg === '.') continue;
+      if (seg === '..') {
+        climbed = true;
+        segments.pop();
+        continue;
+      }
+      segments.push(seg);
     }
-    segments.push(seg);
+    p = '/' + segments.join('/');
   }
-  const display = unSymlink('/' + segments.join('/'));
+  const display = unSymlink(p);
   return { display, key: display.toLowerCase(), climbed, encoded };
 }
 
+/** The first segments of the links below: a path under none of them is left as it is. */
+const LINK_ROOTS = /^\/(?:proc|private|var|dev)\//i;
+
 /** Well-known links that lead back into the tree: /proc/self/root is `/`, /private/etc is /etc. */
 function unSymlink(p: string): string {
+  if (!LINK_ROOTS.test(p)) return p;
   let out = p;
   for (let i = 0; i < 4; i++) {
     const next = out

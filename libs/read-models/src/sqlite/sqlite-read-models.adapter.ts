@@ -50,6 +50,9 @@ CREATE TABLE IF NOT EXISTS positions (topic TEXT NOT NULL, part INTEGER NOT NULL
   PRIMARY KEY (topic, part));
 `;
 
+/** How many projects' current guardrail policies are kept parsed (all are dropped when full). */
+const CURRENT_POLICIES_KEPT = 10_000;
+
 /** A bulk load's page cache: the primary keys' pages (random UUIDs) stay in memory. */
 const BULK_CACHE_KIB = 64 * 1024;
 
@@ -84,6 +87,7 @@ export class SqliteReadModels implements ReadModels {
   private writer: SqliteProjectionWriter | null = null;
   private closed = false;
   private eventsSinceSync = 0;
+  private readonly currentGuardrailPolicies = new Map<string, { pos: number; doc: GuardrailPolicyVersionDoc }>();
 
   private constructor(
     private readonly db: Database.Database,
@@ -199,7 +203,8 @@ export class SqliteReadModels implements ReadModels {
         'INSERT OR IGNORE INTO guardrail_policy_versions (tenant_id, project_id, version, pos, body) VALUES (?, ?, ?, ?, ?)',
       ),
       getGuardrailDecision: db.prepare('SELECT body FROM guardrail_decisions WHERE tenant_id = ? AND decision_id = ?'),
-      currentGuardrailPolicy: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC LIMIT 1'),
+      currentGuardrailPolicyPos: db.prepare('SELECT pos FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC LIMIT 1'),
+      guardrailPolicyAt: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? AND pos = ?'),
       guardrailPolicyVersion: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? AND version = ?'),
       guardrailPolicyHistory: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC'),
       guardrailDailyCounts: db.prepare(
@@ -367,8 +372,22 @@ export class SqliteReadModels implements ReadModels {
     return parse(this.stmts.getGuardrailDecision.get(tenantId, decisionId));
   }
 
+  /**
+   * Every action authorization reads its project's policy: the newest version's position
+   * comes from the index, and its document is parsed once per version and then shared
+   * (so the engine's compiled form of the policy is kept too, see resolvePolicyWithOrigin).
+   */
   async getGuardrailPolicy(tenantId: string, projectId: string): Promise<GuardrailPolicyVersionDoc | null> {
-    return parse(this.stmts.currentGuardrailPolicy.get(tenantId, projectId));
+    const top = this.stmts.currentGuardrailPolicyPos.get(tenantId, projectId) as { pos: number } | undefined;
+    if (!top) return null;
+    const key = `${tenantId.length}:${tenantId}${projectId}`;
+    const hit = this.currentGuardrailPolicies.get(key);
+    if (hit && hit.pos === top.pos) return hit.doc;
+    const doc = parse<GuardrailPolicyVersionDoc>(this.stmts.guardrailPolicyAt.get(tenantId, projectId, top.pos));
+    if (!doc) return null;
+    if (this.currentGuardrailPolicies.size >= CURRENT_POLICIES_KEPT) this.currentGuardrailPolicies.clear();
+    this.currentGuardrailPolicies.set(key, { pos: top.pos, doc });
+    return doc;
   }
 
   async getGuardrailPolicyVersion(tenantId: string, projectId: string, version: string): Promise<GuardrailPolicyVersionDoc | null> {
