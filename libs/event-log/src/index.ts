@@ -7,5 +7,5 @@ export { EventLogLockedError } from './file/lock-file';
 export { KafkaEventLog } from './kafka';
 export type { KafkaEventLogOptions, KafkaEventLogLogger } from './kafka';
 export { LogFollower } from './log-follower';
-export { liftBatch } from './lift-batch';
+export { liftBatch, liftEncodedBatch } from './lift-batch';
 export type { LiftedEvent } from './lift-batch';

@@ -1,5 +1,5 @@
-import { DomainEvent, liftOrPark } from '@cds/events';
-import { LogPosition, StoredEvent } from './event-log.port';
+import { DomainEvent, liftEncodedOrPark, liftOrPark } from '@cds/events';
+import { EncodedEvent, LogPosition, StoredEvent } from './event-log.port';
 
 /** A stored event lifted to its current schema, with its log position. */
 export interface LiftedEvent extends LogPosition {
@@ -12,6 +12,18 @@ export function liftBatch(batch: StoredEvent[], logger: { error(message: string)
   const out: LiftedEvent[] = [];
   for (const s of batch) {
     const lifted = liftOrPark(s.event, `${s.topic}/${s.partition}@${s.offset}`);
+    if ('parked' in lifted) logger.error(lifted.parked);
+    else out.push({ topic: s.topic, partition: s.partition, offset: s.offset, event: lifted.event });
+  }
+  return out;
+}
+
+/** The same for events as the log holds them (JSON text, see `SubscribeOptions.encoded`):
+ * a text that is not a JSON envelope is parked too. */
+export function liftEncodedBatch(batch: EncodedEvent[], logger: { error(message: string): void }): LiftedEvent[] {
+  const out: LiftedEvent[] = [];
+  for (const s of batch) {
+    const lifted = liftEncodedOrPark(s.json, `${s.topic}/${s.partition}@${s.offset}`);
     if ('parked' in lifted) logger.error(lifted.parked);
     else out.push({ topic: s.topic, partition: s.partition, offset: s.offset, event: lifted.event });
   }

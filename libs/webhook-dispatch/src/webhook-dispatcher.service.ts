@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Metrics } from '@cds/metrics';
 import { AppConfig } from '@cds/config';
-import { DomainEvent, envelopeHead, liftEncodedOrPark, Topic, validateEvent } from '@cds/events';
-import { EncodedEvent, EVENT_LOG, EventLog, LogFollower, LogPosition } from '@cds/event-log';
+import { DomainEvent, envelopeHead, Topic, validateEvent } from '@cds/events';
+import { EncodedEvent, EVENT_LOG, EventLog, liftEncodedBatch, LogFollower, LogPosition } from '@cds/event-log';
 import { READ_MODELS, ReadModels } from '@cds/read-models';
 import { parseRetrySchedule } from '@cds/webhooks';
 import { DeliveryAttempter } from './delivery-attempter';
@@ -113,13 +113,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       batch.map((e) => envelopeHead(e.json)),
       webhooksOf,
     );
-    const events: DomainEvent[] = [];
-    batch.forEach((e, i) => {
-      if (!keep[i]) return;
-      const lifted = liftEncodedOrPark(e.json, `${e.topic}/${e.partition}@${e.offset}`);
-      if ('parked' in lifted) this.logger.error(lifted.parked);
-      else events.push(lifted.event);
-    });
+    const events = liftEncodedBatch(
+      batch.filter((_, i) => keep[i]),
+      this.logger,
+    ).map((l) => l.event);
     const { scheduled, pending } = await this.fanOut!.plan(events, new Date(), webhooksOf);
     if (scheduled.length > 0) {
       for (const e of scheduled) validateEvent(e);

@@ -1,13 +1,10 @@
 import { DeliveryScheduled, DeliveryTarget, DomainEvent, envelope, EnvelopeHead } from '@cds/events';
 import { WebhookDoc, WebhookReadModels } from '@cds/read-models';
-import { deliveryIdOf, RetrySchedule, subscribersOf, WEBHOOK_SOURCE_TYPES, webhookEventsOf } from '@cds/webhooks';
+import { deliveryIdOf, JOB_OUTCOME_TYPES, jobOf, RetrySchedule, subscribersOf, WEBHOOK_SOURCE_TYPES, webhookEventsOf } from '@cds/webhooks';
 import { PendingDelivery } from './delivery-queue';
 
 /** The webhooks of each tenant a batch of events names, read once per batch. */
 export type WebhooksByTenant = Map<string, Promise<WebhookDoc[]>>;
-
-/** Outcomes that also go to their job's own webhookUrl, whatever the tenant's webhooks. */
-const JOB_OUTCOMES = new Set(['batch.completed', 'batch.failed', 'video.completed', 'video.failed']);
 
 /**
  * Turns source events (decisions, guardrail alerts, finished batches and videos) into scheduled
@@ -31,7 +28,7 @@ export class WebhookFanOut {
    * for `plan` of the same batch.
    */
   async mayDeliver(heads: (EnvelopeHead | null)[], webhooksOf: WebhooksByTenant): Promise<boolean[]> {
-    const keep = heads.map((h) => h === null || JOB_OUTCOMES.has(h.type));
+    const keep = heads.map((h) => h === null || JOB_OUTCOME_TYPES.has(h.type));
     const tenants = new Set(heads.flatMap((h, i) => (h && !keep[i] && WEBHOOK_SOURCE_TYPES.has(h.type) ? [h.tenantId] : [])));
     const withWebhooks = new Set<string>();
     await Promise.all(
@@ -55,14 +52,9 @@ export class WebhookFanOut {
       const webhooks = await this.webhooksOf(e.tenantId, webhooksOf);
       for (const payload of payloads) {
         const targets: DeliveryTarget[] = subscribersOf(webhooks, payload.type, e.occurredAt).map((w) => ({ kind: 'webhook', webhookId: w.webhookId }));
-        const job =
-          e.type === 'batch.completed' || e.type === 'batch.failed'
-            ? e.data.batchId
-            : e.type === 'video.completed' || e.type === 'video.failed'
-              ? e.data.decisionId
-              : null;
+        const job = jobOf(e);
         if (job !== null) {
-          const direct = await this.batchTarget(e.tenantId, job);
+          const direct = await this.batchTarget(e.tenantId, job.id);
           if (direct && !targets.some((t) => t.kind === 'webhook' && direct.kind === 'webhook' && t.webhookId === direct.webhookId)) targets.push(direct);
         }
         for (const target of targets) {

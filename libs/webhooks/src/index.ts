@@ -31,7 +31,7 @@ export {
 } from './retry-schedule';
 export type { RetrySchedule } from './retry-schedule';
 export { deriveWebhookSecretKey, sealSecret, openSecret, SecretBoxError } from './secret-box';
-export { webhookEventsOf, WEBHOOK_SOURCE_TYPES, testWebhookEvent, deliveryIdOf } from './webhook-payloads';
+export { webhookEventsOf, WEBHOOK_SOURCE_TYPES, JOB_OUTCOME_TYPES, jobOf, testWebhookEvent, deliveryIdOf } from './webhook-payloads';
 export type { WebhookPayload } from './webhook-payloads';
 export { subscribersOf, failedTooLong } from './delivery-plan';
 export type { WebhookSubscription } from './delivery-plan';

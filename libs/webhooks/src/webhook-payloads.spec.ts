@@ -1,5 +1,5 @@
 import { CURRENT_VERSION, decisionCreatedV1ToV2, DomainEvent, envelope } from '@cds/events';
-import { deliveryIdOf, testWebhookEvent, WEBHOOK_SOURCE_TYPES, webhookEventsOf } from './webhook-payloads';
+import { deliveryIdOf, JOB_OUTCOME_TYPES, jobOf, testWebhookEvent, WEBHOOK_SOURCE_TYPES, webhookEventsOf } from './webhook-payloads';
 
 const decision = (action: 'allow' | 'warn' | 'flag' | 'block') =>
   envelope(
@@ -84,6 +84,16 @@ describe('webhookEventsOf', () => {
       (type) => webhookEventsOf(envelope(type, CURRENT_VERSION[type as DomainEvent['type']], 't', 'k', data) as DomainEvent).length > 0,
     );
     expect(new Set(delivering)).toEqual(WEBHOOK_SOURCE_TYPES);
+  });
+
+  it('names in JOB_OUTCOME_TYPES exactly the event types jobOf finds a job in', () => {
+    const data = { decisionId: 'd', batchId: 'b', policyId: 'p', results: [], error: { code: 'X', message: 'm', details: '' } };
+    const jobs = Object.keys(CURRENT_VERSION).filter(
+      (type) => jobOf(envelope(type, CURRENT_VERSION[type as DomainEvent['type']], 't', 'k', data) as DomainEvent) !== null,
+    );
+    expect(new Set(jobs)).toEqual(JOB_OUTCOME_TYPES);
+    expect(jobOf(envelope('video.failed', 1, 't', 'd', data) as DomainEvent)).toEqual({ kind: 'video', id: 'd' });
+    expect(jobOf(envelope('batch.completed', 1, 't', 'b', data) as unknown as DomainEvent)).toEqual({ kind: 'batch', id: 'b' });
   });
 });
 

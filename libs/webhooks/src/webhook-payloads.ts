@@ -25,16 +25,22 @@ export const WEBHOOK_SOURCE_TYPES: ReadonlySet<string> = new Set([
   'video.failed',
 ]);
 
+/** The outcomes of jobs (async batches, videos): each also goes to its job's own webhookUrl. */
+export const JOB_OUTCOME_TYPES: ReadonlySet<string> = new Set(['batch.completed', 'batch.failed', 'video.completed', 'video.failed']);
+
+/** The job an outcome event finishes (a batch by its id, a video by its decision's), or null. */
+export function jobOf(e: DomainEvent): { kind: 'batch' | 'video'; id: string } | null {
+  if (e.type === 'batch.completed' || e.type === 'batch.failed') return { kind: 'batch', id: e.data.batchId };
+  if (e.type === 'video.completed' || e.type === 'video.failed') return { kind: 'video', id: e.data.decisionId };
+  return null;
+}
+
 /** The webhook events a log event gives rise to (none for most). */
 export function webhookEventsOf(e: DomainEvent): WebhookPayload[] {
-  // A batch's outcome is identified by the batch, so a second record of it (a job rerun
+  // A job's outcome is identified by the job, so a second record of it (a job rerun
   // after a crash) is the same webhook event and is not delivered twice.
-  const subject =
-    e.type === 'batch.completed' || e.type === 'batch.failed'
-      ? `batch:${e.data.batchId}`
-      : e.type === 'video.completed' || e.type === 'video.failed'
-        ? `video:${e.data.decisionId}`
-        : e.id;
+  const job = jobOf(e);
+  const subject = job ? `${job.kind}:${job.id}` : e.id;
   const event = (type: WebhookEventType, data: WebhookPayload['data']): WebhookPayload => ({
     id: stableId('evt', `${subject}:${type}`),
     type,
