@@ -76,21 +76,27 @@ describe('SqliteReadModels: guardrails', () => {
     await rm.close();
   });
 
-  it('parses the current version once and serves it again until a newer one is applied, on the writer thread too', async () => {
+  it('keeps the current version (or its absence) in memory until the projection adds one, on either thread', async () => {
     const rm = open();
-    await rm.applyBatch([at(version('t1', 'p', 'v-a', 10)), at(version('t1', 'q', 'v-q', 40))]);
-    const first = await rm.getGuardrailPolicy('t1', 'p');
-    expect(first?.version).toBe('v-a');
-    expect(await rm.getGuardrailPolicy('t1', 'p')).toBe(first);
-    await rm.applyBatch([at(decided('t1', 'p', '2026-03-01T10:00:00.000Z', 'block', true))]);
-    expect(await rm.getGuardrailPolicy('t1', 'p')).toBe(first);
+    try {
+      const encoded = (e: ProjectedEvent) => ({ topic: e.topic, partition: e.partition, offset: e.offset, json: JSON.stringify(e.event) });
+      expect(await rm.getGuardrailPolicy('t1', 'p')).toBeNull();
+      await rm.applyBatch([at(version('t1', 'p', 'v-a', 10)), at(version('t1', 'q', 'v-q', 40))]);
+      const first = await rm.getGuardrailPolicy('t1', 'p');
+      expect(first?.version).toBe('v-a');
+      expect(await rm.getGuardrailPolicy('t1', 'p')).toBe(first);
+      await rm.applyBatch([at(decided('t1', 'p', '2026-03-01T10:00:00.000Z', 'block', true))]);
+      await rm.applyEncoded([encoded(at(decided('t1', 'p', '2026-03-01T11:00:00.000Z', 'allow', false)))]);
+      expect(await rm.getGuardrailPolicy('t1', 'p')).toBe(first);
 
-    const next = at(version('t1', 'p', 'v-b', 20));
-    await rm.applyEncoded([{ topic: next.topic, partition: next.partition, offset: next.offset, json: JSON.stringify(next.event) }]);
-    expect((await rm.getGuardrailPolicy('t1', 'p'))?.version).toBe('v-b');
-    expect((await rm.getGuardrailPolicy('t1', 'q'))?.version).toBe('v-q');
-    expect(await rm.getGuardrailPolicy('t2', 'p')).toBeNull();
-    await rm.close();
+      expect(await rm.getGuardrailPolicy('t2', 'p')).toBeNull();
+      await rm.applyEncoded([encoded(at(version('t1', 'p', 'v-b', 20))), encoded(at(version('t2', 'p', 'v-c', 30)))]);
+      expect((await rm.getGuardrailPolicy('t1', 'p'))?.version).toBe('v-b');
+      expect((await rm.getGuardrailPolicy('t2', 'p'))?.version).toBe('v-c');
+      expect((await rm.getGuardrailPolicy('t1', 'q'))?.version).toBe('v-q');
+    } finally {
+      await rm.close(); // ends the writer thread, whatever failed
+    }
   });
 
   it('counts decisions per UTC day inside [from, to), per tenant and project, once per decision', async () => {

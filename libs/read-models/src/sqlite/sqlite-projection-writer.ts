@@ -7,6 +7,8 @@ export interface AppliedBatch {
   advanced: AppliedPosition[];
   /** One message per event that could not be read (skipped), for the caller's log. */
   parked: string[];
+  /** The projects given a new guardrail policy version (guardrailPolicyKey). */
+  guardrailPolicies: string[];
 }
 
 /** What the writer thread opens: generation `gen` of the read models in `dir`. */

@@ -21,7 +21,7 @@ import { ProjectedEvent, ReadModels } from '../read-models.port';
 import { PositionWaiters } from '../position-waiters';
 import { PendingCursor } from '../webhook-read-models.port';
 import { SqliteWebhookStore, WEBHOOK_SCHEMA } from './sqlite-webhooks.store';
-import { rowsOf, RowsAt } from './sqlite-rows';
+import { guardrailPoliciesOf, guardrailPolicyKey, rowsOf, RowsAt } from './sqlite-rows';
 import { AppliedBatch, SqliteProjectionWriter } from './sqlite-projection-writer';
 
 /** Where an applied batch left a partition: the next offset to apply. */
@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS positions (topic TEXT NOT NULL, part INTEGER NOT NULL
   PRIMARY KEY (topic, part));
 `;
 
-/** How many projects' current guardrail policies are kept parsed (all are dropped when full). */
+/** How many projects' current guardrail policies (or their absence) are kept (all are dropped when full). */
 const CURRENT_POLICIES_KEPT = 10_000;
 
 /** A bulk load's page cache: the primary keys' pages (random UUIDs) stay in memory. */
@@ -87,7 +87,7 @@ export class SqliteReadModels implements ReadModels {
   private writer: SqliteProjectionWriter | null = null;
   private closed = false;
   private eventsSinceSync = 0;
-  private readonly currentGuardrailPolicies = new Map<string, { pos: number; doc: GuardrailPolicyVersionDoc }>();
+  private readonly currentGuardrailPolicies = new Map<string, GuardrailPolicyVersionDoc | null>();
 
   private constructor(
     private readonly db: Database.Database,
@@ -203,8 +203,7 @@ export class SqliteReadModels implements ReadModels {
         'INSERT OR IGNORE INTO guardrail_policy_versions (tenant_id, project_id, version, pos, body) VALUES (?, ?, ?, ?, ?)',
       ),
       getGuardrailDecision: db.prepare('SELECT body FROM guardrail_decisions WHERE tenant_id = ? AND decision_id = ?'),
-      currentGuardrailPolicyPos: db.prepare('SELECT pos FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC LIMIT 1'),
-      guardrailPolicyAt: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? AND pos = ?'),
+      currentGuardrailPolicy: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC LIMIT 1'),
       guardrailPolicyVersion: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? AND version = ?'),
       guardrailPolicyHistory: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC'),
       guardrailDailyCounts: db.prepare(
@@ -248,6 +247,7 @@ export class SqliteReadModels implements ReadModels {
       }
       for (const a of advanced.values()) this.stmts.setPosition.run(a.topic, a.partition, a.next);
     })();
+    for (const key of guardrailPoliciesOf(batch)) this.currentGuardrailPolicies.delete(key);
     for (const a of advanced.values()) this.waiters.advance(a.topic, a.partition, a.next);
     if (this.bulk) this.syncAhead(batch.length);
     return [...advanced.values()];
@@ -273,6 +273,7 @@ export class SqliteReadModels implements ReadModels {
       await writer.close();
       throw err;
     }
+    for (const key of applied.guardrailPolicies) this.currentGuardrailPolicies.delete(key);
     for (const a of applied.advanced) this.waiters.advance(a.topic, a.partition, a.next);
     return applied.parked;
   }
@@ -373,20 +374,21 @@ export class SqliteReadModels implements ReadModels {
   }
 
   /**
-   * Every action authorization reads its project's policy: the newest version's position
-   * comes from the index, and its document is parsed once per version and then shared
-   * (so the engine's compiled form of the policy is kept too, see resolvePolicyWithOrigin).
+   * Every action authorization reads its project's policy, so the current one (or its
+   * absence) is kept in memory, parsed once and shared (the engine keeps its compiled form
+   * too, see resolvePolicyWithOrigin). The projection is what retires it: a batch that
+   * adds a version forgets its project's entry once committed and before its positions
+   * advance, so a read that waited for them loads the new version. The writes reach this
+   * instance only (`applyRows`, `applyEncoded`), as do the positions reads wait on.
    */
   async getGuardrailPolicy(tenantId: string, projectId: string): Promise<GuardrailPolicyVersionDoc | null> {
-    const top = this.stmts.currentGuardrailPolicyPos.get(tenantId, projectId) as { pos: number } | undefined;
-    if (!top) return null;
-    const key = `${tenantId.length}:${tenantId}${projectId}`;
+    const key = guardrailPolicyKey(tenantId, projectId);
     const hit = this.currentGuardrailPolicies.get(key);
-    if (hit && hit.pos === top.pos) return hit.doc;
-    const doc = parse<GuardrailPolicyVersionDoc>(this.stmts.guardrailPolicyAt.get(tenantId, projectId, top.pos));
-    if (!doc) return null;
+    if (hit !== undefined) return hit;
+    // better-sqlite3 reads synchronously: no batch can commit between this read and the set
+    const doc = parse<GuardrailPolicyVersionDoc>(this.stmts.currentGuardrailPolicy.get(tenantId, projectId));
     if (this.currentGuardrailPolicies.size >= CURRENT_POLICIES_KEPT) this.currentGuardrailPolicies.clear();
-    this.currentGuardrailPolicies.set(key, { pos: top.pos, doc });
+    this.currentGuardrailPolicies.set(key, doc);
     return doc;
   }
 

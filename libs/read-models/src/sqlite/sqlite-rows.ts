@@ -58,3 +58,19 @@ export function sqliteRow(w: DocWrite, pos: number): SqliteRow {
 export function rowsOf(e: LiftedEvent): RowsAt {
   return { topic: e.topic, partition: e.partition, offset: e.offset, rows: toDocWrites(e.event).map((w) => sqliteRow(w, e.offset)) };
 }
+
+/** A project's key in the read models' in-memory map of current guardrail policies. */
+export function guardrailPolicyKey(tenantId: string, projectId: string): string {
+  return `${tenantId.length}:${tenantId}${projectId}`;
+}
+
+/** The projects these rows give a new guardrail policy version (their keys). */
+export function guardrailPoliciesOf(batch: RowsAt[]): string[] {
+  const keys: string[] = [];
+  for (const at of batch) {
+    for (const row of at.rows) {
+      if ('statement' in row && row.statement === 'insertGuardrailPolicyVersion') keys.push(guardrailPolicyKey(String(row.args[0]), String(row.args[1])));
+    }
+  }
+  return keys;
+}
