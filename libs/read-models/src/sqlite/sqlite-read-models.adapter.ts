@@ -385,7 +385,8 @@ export class SqliteReadModels implements ReadModels {
     const key = guardrailPolicyKey(tenantId, projectId);
     const hit = this.currentGuardrailPolicies.get(key);
     if (hit !== undefined) return hit;
-    // better-sqlite3 reads synchronously: no batch can commit between this read and the set
+    // A synchronous read: no writer answer (which retires entries) is handled before the set;
+    // a version the writer thread commits meanwhile is retired when its answer comes.
     const doc = parse<GuardrailPolicyVersionDoc>(this.stmts.currentGuardrailPolicy.get(tenantId, projectId));
     if (this.currentGuardrailPolicies.size >= CURRENT_POLICIES_KEPT) this.currentGuardrailPolicies.clear();
     this.currentGuardrailPolicies.set(key, doc);
