@@ -1,14 +1,11 @@
 import type { EncodedEvent } from '@cds/event-log';
-import type { AppliedPosition } from './sqlite-read-models.adapter';
+import type { AppliedRows } from './sqlite-read-models.adapter';
 import { ThreadJobs } from './sqlite-thread';
 
 /** What the writer thread did with a batch. */
-export interface AppliedBatch {
-  advanced: AppliedPosition[];
+export interface AppliedBatch extends AppliedRows {
   /** One message per event that could not be read (skipped), for the caller's log. */
   parked: string[];
-  /** The projects given a new guardrail policy version (guardrailPolicyKey). */
-  guardrailPolicies: string[];
 }
 
 /** What the writer thread opens: generation `gen` of the read models in `dir`. */

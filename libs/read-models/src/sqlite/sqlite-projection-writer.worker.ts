@@ -2,7 +2,6 @@ import { workerData } from 'node:worker_threads';
 import { decodeRows } from './decode-rows';
 import { SqliteReadModels } from './sqlite-read-models.adapter';
 import type { AppliedBatch, WriterJob, WriterTarget } from './sqlite-projection-writer';
-import { guardrailPoliciesOf } from './sqlite-rows';
 import { answerJobs } from './sqlite-thread';
 
 /** The projection writer thread (see SqliteProjectionWriter). */
@@ -15,5 +14,5 @@ answerJobs(async (job: WriterJob): Promise<AppliedBatch | null> => {
     return null;
   }
   const { rows, parked } = decodeRows(job.apply);
-  return { advanced: models.applyRows(rows), parked, guardrailPolicies: guardrailPoliciesOf(rows) };
+  return { ...models.applyRows(rows), parked };
 });

@@ -31,6 +31,13 @@ export interface AppliedPosition {
   next: number;
 }
 
+/** What applying a batch of rows changed. */
+export interface AppliedRows {
+  advanced: AppliedPosition[];
+  /** The projects given a new guardrail policy version (guardrailPolicyKey). */
+  guardrailPolicies: string[];
+}
+
 const TABLES = `
 CREATE TABLE IF NOT EXISTS decisions (
   decision_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, request_id TEXT, ts TEXT NOT NULL,
@@ -231,9 +238,10 @@ export class SqliteReadModels implements ReadModels {
   }
 
   /** Apply events already turned into rows (`rowsOf`), in one transaction with their
-   * positions; returns the positions it advanced. The rebuild makes the rows on worker
-   * threads; the live projector applies them on its writer thread (`applyEncoded`). */
-  applyRows(batch: RowsAt[]): AppliedPosition[] {
+   * positions; returns the positions it advanced and the projects given a new guardrail
+   * policy version. The rebuild makes the rows on worker threads; the live projector
+   * applies them on its writer thread (`applyEncoded`). */
+  applyRows(batch: RowsAt[]): AppliedRows {
     const advanced = new Map<string, AppliedPosition>();
     this.db.transaction(() => {
       for (const at of batch) {
@@ -247,10 +255,11 @@ export class SqliteReadModels implements ReadModels {
       }
       for (const a of advanced.values()) this.stmts.setPosition.run(a.topic, a.partition, a.next);
     })();
-    for (const key of guardrailPoliciesOf(batch)) this.currentGuardrailPolicies.delete(key);
+    const guardrailPolicies = guardrailPoliciesOf(batch);
+    for (const key of guardrailPolicies) this.currentGuardrailPolicies.delete(key);
     for (const a of advanced.values()) this.waiters.advance(a.topic, a.partition, a.next);
     if (this.bulk) this.syncAhead(batch.length);
-    return [...advanced.values()];
+    return { advanced: [...advanced.values()], guardrailPolicies };
   }
 
   /**
