@@ -69,6 +69,9 @@ export interface EventLog {
   readEncoded(topic: Topic, partition: number, fromOffset: number, max: number): Promise<EncodedEvent[]>;
   /** Next offset to be written, per partition. */
   endOffsets(topic: Topic): Promise<Map<number, number>>;
+  /** The same, answered at once, by a log that keeps its ends in memory (the file log);
+   * absent on one that has to ask (Kafka). */
+  endOffsetsNow?(topic: Topic): Map<number, number>;
   /** Is the log reachable right now (readiness). */
   healthy(): Promise<boolean>;
   close(): Promise<void>;

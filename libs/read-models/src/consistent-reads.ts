@@ -62,16 +62,20 @@ export class CoalescedEnds {
 }
 
 /** The end offsets of the log's topics, each asked through its own CoalescedEnds, and
- * bounded in time: a log that does not answer within `timeoutMs` fails the call. */
+ * bounded in time: a log that does not answer within `timeoutMs` fails the call. A log
+ * that keeps its ends in memory (`endOffsetsNow`, the file log) is read at once: no
+ * request, no timer. */
 export class LogEnds {
   private readonly byTopic = new Map<Topic, CoalescedEnds>();
 
   constructor(
-    private readonly log: Pick<EventLog, 'endOffsets'>,
+    private readonly log: Pick<EventLog, 'endOffsets' | 'endOffsetsNow'>,
     private readonly timeoutMs: number,
   ) {}
 
   get(topic: Topic): Promise<Map<number, number>> {
+    const now = this.now(topic);
+    if (now) return Promise.resolve(now);
     let e = this.byTopic.get(topic);
     if (!e) this.byTopic.set(topic, (e = new CoalescedEnds(() => this.log.endOffsets(topic))));
     return withTimeout(e.get(), this.timeoutMs);
@@ -79,10 +83,31 @@ export class LogEnds {
 
   /** A topic's end as one comparable string ("partition:end,…"): it changes with every append. */
   async version(topic: Topic): Promise<string> {
-    let v = '';
-    for (const [partition, end] of await this.get(topic)) v += `${partition}:${end},`;
-    return v;
+    return versionOf(this.now(topic) ?? (await this.get(topic)));
   }
+
+  /** `version`, when the log can tell it at once; undefined when it has to be asked. */
+  versionNow(topic: Topic): string | undefined {
+    const now = this.now(topic);
+    return now ? versionOf(now) : undefined;
+  }
+
+  /** The ends the log keeps in memory; null when it has none, or cannot tell them (a
+   * closed log: `get` then fails as the log's own `endOffsets` does). */
+  private now(topic: Topic): Map<number, number> | null {
+    if (!this.log.endOffsetsNow) return null;
+    try {
+      return this.log.endOffsetsNow(topic);
+    } catch {
+      return null;
+    }
+  }
+}
+
+function versionOf(ends: Map<number, number>): string {
+  let v = '';
+  for (const [partition, end] of ends) v += `${partition}:${end},`;
+  return v;
 }
 
 export interface ConsistentReadsOptions {

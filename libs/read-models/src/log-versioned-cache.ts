@@ -28,11 +28,13 @@ export class LogVersionedCache<V> {
   }
 
   async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
-    let version: string;
-    try {
-      version = await this.ends.version(this.topic);
-    } catch {
-      return load();
+    let version = this.ends.versionNow(this.topic);
+    if (version === undefined) {
+      try {
+        version = await this.ends.version(this.topic);
+      } catch {
+        return load();
+      }
     }
     const hit = this.entries.get(key);
     if (hit && hit.version === version) return hit.value;
