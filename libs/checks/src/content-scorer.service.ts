@@ -8,6 +8,7 @@ import {
   ImageForScoring,
   LOCAL_PROVIDER,
   mergeSignals,
+  Modality,
   PROVIDER_REGISTRY,
   ProviderCallError,
   ProviderRegistry,
@@ -28,6 +29,13 @@ export interface ScoredItem {
 
 type Outcome = { ok: true; signals: ScoreMap; cost: number } | { ok: false; error: ProviderCallError };
 
+/** Who scores each category, in the order to try them; `head` when every chain starts
+ * with the same provider. */
+interface Routing {
+  chains: Map<string, string[]>;
+  head: string | null;
+}
+
 /**
  * Scores content through the provider registry and evaluates policies over stored
  * signals (live checks, replays and batches alike). It knows no provider's signal names:
@@ -41,6 +49,8 @@ type Outcome = { ok: true; signals: ScoreMap; cost: number } | { ok: false; erro
 export class ContentScorer {
   private readonly languages = new Set<string>(SUPPORTED_LANGUAGES);
   private readonly cache: ProviderCache;
+  private readonly routings = new WeakMap<ParsedPolicy, Map<Modality, Routing>>();
+  private unpoliced: Map<Modality, Routing> | undefined;
 
   constructor(
     @Inject(PROVIDER_REGISTRY) private readonly providers: ProviderRegistry,
@@ -86,11 +96,7 @@ export class ContentScorer {
 
   /** Each category to the first provider of its chain that answers; each provider called once. */
   private async route(request: ScoreRequest, policy: ParsedPolicy | undefined): Promise<ScoredItem> {
-    const { modality } = request;
-    const chains = providerChains(policy, {
-      defaultFor: this.providers.forModality(modality).name,
-      canScore: (name) => this.providers.has(name) && this.providers.get(name).modalities.includes(modality),
-    });
+    const { chains, head } = this.routing(policy, request.modality);
     const calls = new Map<string, Promise<Outcome>>();
     const attempts: ProviderAttempt[] = [];
     const call = (name: string) => {
@@ -99,16 +105,22 @@ export class ContentScorer {
       return pending;
     };
     const routes: Record<string, string[]> = {};
-    const unscored: string[] = [];
-    await Promise.all(
-      [...chains].map(async ([category, chain]) => {
-        for (const name of chain) {
-          if ((await call(name)).ok) return void setOwn(routes, category, [name]);
-        }
-        unscored.push(category);
-      }),
-    );
-    if (unscored.length > 0) throw unavailable(unscored, chains, attempts);
+    // Every chain headed by one provider (a local check) and it answered: each category
+    // to it. Else the walk down the chains, each from its head at once, reusing the call.
+    if (head !== null && (await call(head)).ok) {
+      for (const category of chains.keys()) setOwn(routes, category, [head]);
+    } else {
+      const unscored: string[] = [];
+      await Promise.all(
+        [...chains].map(async ([category, chain]) => {
+          for (const name of chain) {
+            if ((await call(name)).ok) return void setOwn(routes, category, [name]);
+          }
+          unscored.push(category);
+        }),
+      );
+      if (unscored.length > 0) throw unavailable(unscored, chains, attempts);
+    }
     const signals: Record<string, ScoreMap> = {};
     let cost = 0;
     for (const [name, pending] of calls) {
@@ -118,6 +130,29 @@ export class ContentScorer {
       cost += o.cost;
     }
     return { signals, cost, ...(policy ? { routes } : {}), attempts };
+  }
+
+  /** The chains of a policy for a modality, made once per parsed policy (the registry does
+   * not change at run time); read, never changed, by their users. */
+  private routing(policy: ParsedPolicy | undefined, modality: Modality): Routing {
+    let byModality = policy ? this.routings.get(policy) : this.unpoliced;
+    if (!byModality) {
+      byModality = new Map();
+      if (policy) this.routings.set(policy, byModality);
+      else this.unpoliced = byModality;
+    }
+    let r = byModality.get(modality);
+    if (!r) {
+      const chains = providerChains(policy, {
+        defaultFor: this.providers.forModality(modality).name,
+        canScore: (name) => this.providers.has(name) && this.providers.get(name).modalities.includes(modality),
+      });
+      const heads = new Set([...chains.values()].map((chain) => chain[0]));
+      const [only] = heads;
+      r = { chains, head: heads.size === 1 && only !== undefined ? only : null };
+      byModality.set(modality, r);
+    }
+    return r;
   }
 
   /** One provider, one request: from the cache when it answered the same before; a
