@@ -14,11 +14,11 @@ export interface ScoredPart {
   attempts?: ProviderAttempt[];
 }
 
-export function toPart(p: ScoredPart, verdict: PolicyEvaluation): DecisionPart {
+export function toPart(p: ScoredPart, verdict: PolicyEvaluation, signals: Record<string, ScoreMap> = p.signals): DecisionPart {
   return {
     contentType: p.contentType,
     contentRef: p.contentRef,
-    signals: p.signals,
+    signals,
     ocrText: p.ocrText,
     media: p.media,
     categories: verdict.categories,
@@ -43,7 +43,9 @@ export interface DecisionFacts {
   latency: number;
 }
 
-/** The one `decision.created` (v2) of a check, whatever it scored. */
+/** The one `decision.created` (v2) of a check, whatever it scored. A decision of one part
+ * holds that part's signals and verdict as the part's own objects, which the log stores
+ * once (event-codec.ts). */
 export function decisionEvent(
   f: DecisionFacts,
   scored: readonly ScoredPart[],
@@ -62,7 +64,7 @@ export function decisionEvent(
     policyVersion: f.policyVersion,
     provider: providerOf(signals),
     signals,
-    parts: scored.map((p, i) => toPart(p, verdicts.parts[i])),
+    parts: scored.map((p, i) => toPart(p, verdicts.parts[i], scored.length === 1 ? signals : p.signals)),
     categories: verdicts.overall.categories,
     action: verdicts.overall.action,
     safe: verdicts.overall.safe,

@@ -1,13 +1,9 @@
 import { EventEnvelope } from './envelope';
+import { liftStoredForm } from './event-codec';
+import { EventSchemaError } from './event-schema-error';
 import { CURRENT_VERSION, DecisionCreatedV1, DecisionCreatedV2, DomainEvent, DomainEventType, WEBHOOK_EVENT_TYPES } from './domain-events';
 
-/** Thrown when an event does not match its schema, on write or on read. */
-export class EventSchemaError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EventSchemaError';
-  }
-}
+export { EventSchemaError };
 
 type Check = (v: unknown) => boolean;
 const str: Check = (v) => typeof v === 'string';
@@ -214,8 +210,10 @@ export function validateEvent(e: unknown): DomainEvent {
   return env as DomainEvent;
 }
 
-/** Bring an event read from the log to the current version of its type, then validate it. */
-export function upcast(e: EventEnvelope): DomainEvent {
+/** Bring an event read from the log to the current version of its type (from the form
+ * it is stored in, event-codec.ts), then validate it. */
+export function upcast(stored: EventEnvelope): DomainEvent {
+  const e = liftStoredForm(stored);
   const type = e.type as DomainEventType;
   const target = CURRENT_VERSION[type];
   if (target === undefined) throw new EventSchemaError(`unknown event type ${e.type}`);

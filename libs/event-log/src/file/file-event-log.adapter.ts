@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
+import { encodeEvent } from '@cds/events';
 import type { EventEnvelope, Topic } from '@cds/events';
 import { positionsHandler } from '../event-log.port';
 import type { EncodedEvent, EventLog, LogPosition, StoredEvent, SubscribeOptions, Subscription } from '../event-log.port';
@@ -98,7 +99,7 @@ export class FileEventLog implements EventLog {
     if (!Array.isArray(events)) throw new TypeError('append: events must be an array');
     const jsons = events.map((event, i) => {
       checkEnvelope(event, i);
-      return JSON.stringify(event);
+      return encodeEvent(event);
     });
     if (jsons.length === 0) return [];
     const first = await partition.append(jsons);

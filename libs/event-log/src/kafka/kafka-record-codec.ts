@@ -1,5 +1,5 @@
 import { KafkaMessage } from 'kafkajs';
-import { EventEnvelope, Topic } from '@cds/events';
+import { encodeEvent, EventEnvelope, Topic } from '@cds/events';
 import { EncodedEvent, StoredEvent } from '../event-log.port';
 import { KafkaEventLogLogger } from './kafka-event-log.options';
 import { errText } from './kafka-logging';
@@ -25,7 +25,7 @@ export class KafkaRecordCodec {
       if (typeof e !== 'object' || e === null || typeof e.id !== 'string' || typeof e.key !== 'string' || !e.key) {
         throw new TypeError('an event needs a string id and a non-empty string key');
       }
-      return { key: e.key, value: JSON.stringify(e) };
+      return { key: e.key, value: encodeEvent(e) };
     });
   }
 
