@@ -1,6 +1,6 @@
 import { CategoryResult, DecisionCreatedV2 } from './domain-events';
 import { envelope, EventEnvelope } from './envelope';
-import { DECISION_STORED_VERSION, encodeEvent } from './event-codec';
+import { DECISION_STORED_VERSION, decodeDecisionDoc, encodeDecisionDoc, encodeEvent } from './event-codec';
 import { EventSchemaError, liftEncodedOrPark, upcast } from './event-schema';
 
 /** A decision of one part as a check makes it: the part holds the decision's own objects. */
@@ -97,5 +97,36 @@ describe('encodeEvent / liftStoredForm', () => {
       expect(liftEncodedOrPark(json, 'decisions/0@7')).toEqual({ parked: expect.stringMatching(/^parked decisions\/0@7 \(decision.created\): .*parts/) });
     }
     expect(() => read(later)).toThrow(/v4 is newer than this build understands \(v2\)/);
+  });
+});
+
+describe('encodeDecisionDoc / decodeDecisionDoc', () => {
+  /** A decision's document as the projection makes it from a lifted event. */
+  const docOf = (e: EventEnvelope<'decision.created', DecisionCreatedV2>) => ({ ...e.data, tenantId: e.tenantId, timestamp: e.occurredAt });
+
+  it('stores a one-part decision once, its own fields as they are, and reads it back to its JSON', () => {
+    const doc = docOf(upcast(JSON.parse(encodeEvent(oneTextPart()))) as EventEnvelope<'decision.created', DecisionCreatedV2>);
+    const stored = encodeDecisionDoc(doc);
+    const raw = JSON.parse(stored);
+    expect(raw.parts[0]).not.toHaveProperty('signals');
+    expect(raw.categories).toEqual(doc.categories);
+    expect(raw.signals).toEqual(doc.signals);
+    expect(stored.length).toBeLessThan(JSON.stringify(doc).length);
+    expect(JSON.stringify(decodeDecisionDoc(stored))).toBe(JSON.stringify(doc));
+  });
+
+  it('stores whole, and reads as it is, a document whose part holds other values, or of several parts', () => {
+    const e = oneTextPart();
+    const other = docOf({ ...e, data: { ...e.data, parts: [{ ...e.data.parts[0], action: 'block' }] } });
+    const two = docOf({ ...e, data: { ...e.data, parts: [e.data.parts[0], e.data.parts[0]] } });
+    for (const doc of [other, two]) {
+      expect(encodeDecisionDoc(doc)).toBe(JSON.stringify(doc));
+      expect(decodeDecisionDoc(encodeDecisionDoc(doc))).toEqual(doc);
+    }
+  });
+
+  it('reads a document stored whole before this form', () => {
+    const doc = docOf(oneTextPart());
+    expect(decodeDecisionDoc(JSON.stringify(doc))).toEqual(doc);
   });
 });

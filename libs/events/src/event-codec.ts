@@ -18,18 +18,15 @@ const SHARED = ['signals', 'categories', 'action', 'safe', 'flagged'] as const;
 
 type CompactPart = Omit<DecisionPart, (typeof SHARED)[number]>;
 
+/** What a decision (its event's data, or its stored document) holds beside its parts. */
+type WithParts = { parts: unknown } & Record<(typeof SHARED)[number], unknown>;
+
 /** An envelope as the JSON text the log stores. */
 export function encodeEvent(e: EventEnvelope): string {
   if (e.type !== 'decision.created' || e.version !== 2) return JSON.stringify(e);
   const data = e.data as unknown as DecisionCreatedV2;
-  const parts = data.parts;
-  if (!Array.isArray(parts) || parts.length !== 1) return JSON.stringify(e);
-  const part = parts[0];
-  // Only what the part holds as the very same values: the decoded event is then equal to
-  // this one, to its JSON.
-  if (!SHARED.every((k) => part[k] === data[k])) return JSON.stringify(e);
-  const { signals: _s, categories: _c, action: _a, safe: _sa, flagged: _f, ...rest } = part;
-  return JSON.stringify({ ...e, version: DECISION_STORED_VERSION, data: { ...data, parts: [rest satisfies CompactPart] } });
+  const part = compactPart(data);
+  return JSON.stringify(part ? { ...e, version: DECISION_STORED_VERSION, data: { ...data, parts: [part] } } : e);
 }
 
 /** An envelope as read from the log, in the form its upcasters start from: a v3
@@ -37,25 +34,64 @@ export function encodeEvent(e: EventEnvelope): string {
  * anything else is returned as is. */
 export function liftStoredForm(e: EventEnvelope): EventEnvelope {
   if (e.type !== 'decision.created' || e.version !== DECISION_STORED_VERSION) return e;
-  const data = e.data as Record<string, unknown>;
+  const data = e.data as unknown as WithParts;
   const parts = data?.parts;
-  if (!Array.isArray(parts) || parts.length !== 1 || typeof parts[0] !== 'object' || parts[0] === null || Array.isArray(parts[0])) {
+  if (!Array.isArray(parts) || parts.length !== 1 || !isObject(parts[0])) {
     throw new EventSchemaError(`decision.created v${DECISION_STORED_VERSION}: field data.parts must hold one part`);
   }
-  const { contentType, contentRef, ocrText, media, ...rest } = parts[0] as CompactPart;
-  // In the order a part is made (decision-parts.ts), so the JSON of a decision read back
-  // is the JSON it was made with.
-  const part = {
+  return { ...e, version: 2, data: { ...data, parts: [fullPart(data, parts[0] as CompactPart)] } as unknown as EventEnvelope['data'] };
+}
+
+/**
+ * A decision's stored document (the read models' DecisionDoc) as JSON, its one part
+ * stored once as in the log: the SQLite read models keep this text and read it back
+ * with `decodeDecisionDoc`. Queries of the text see the decision's own fields unchanged.
+ */
+export function encodeDecisionDoc(doc: WithParts): string {
+  const part = compactPart(doc);
+  return JSON.stringify(part ? { ...doc, parts: [part] } : doc);
+}
+
+/** The document `encodeDecisionDoc` stored (one stored whole is read as it is). */
+export function decodeDecisionDoc<D>(json: string): D {
+  const doc = JSON.parse(json) as WithParts;
+  const parts = doc?.parts;
+  if (Array.isArray(parts) && parts.length === 1 && isObject(parts[0]) && !('signals' in parts[0])) {
+    doc.parts = [fullPart(doc, parts[0] as CompactPart)];
+  }
+  return doc as D;
+}
+
+/** The one part of a decision without what it shares with the decision, when it holds
+ * those as the very same values (the decoded decision is then equal to this one, to its
+ * JSON); null for anything else. */
+function compactPart(d: WithParts): CompactPart | null {
+  const parts = d.parts;
+  if (!Array.isArray(parts) || parts.length !== 1 || !isObject(parts[0])) return null;
+  const part = parts[0] as unknown as DecisionPart;
+  if (!SHARED.every((k) => part[k] === d[k])) return null;
+  const { signals: _s, categories: _c, action: _a, safe: _sa, flagged: _f, ...rest } = part;
+  return rest;
+}
+
+/** A stored part with the decision's shared fields back, in the order a part is made
+ * (decision-parts.ts), so a check's decision reads back to the JSON it was made with. */
+function fullPart(d: WithParts, part: CompactPart): DecisionPart {
+  const { contentType, contentRef, ocrText, media, ...rest } = part;
+  return {
     contentType,
     contentRef,
-    signals: data.signals,
+    signals: d.signals,
     ocrText,
     media,
-    categories: data.categories,
-    action: data.action,
-    safe: data.safe,
-    flagged: data.flagged,
+    categories: d.categories,
+    action: d.action,
+    safe: d.safe,
+    flagged: d.flagged,
     ...rest,
-  };
-  return { ...e, version: 2, data: { ...data, parts: [part] } as unknown as EventEnvelope['data'] };
+  } as DecisionPart;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

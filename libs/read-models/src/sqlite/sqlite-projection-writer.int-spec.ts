@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { envelope } from '@cds/events';
+import Database from 'better-sqlite3';
+import { decisionCreatedV1ToV2, DECISION_STORED_VERSION, encodeEvent, envelope } from '@cds/events';
 import { scheduled } from '../webhook-pending.fixtures';
 import { encode, V1 } from './encoded-events.fixtures';
 import { SqliteReadModels } from './sqlite-read-models.adapter';
@@ -42,6 +43,47 @@ describe('SqliteReadModels.applyEncoded (the projection writer thread)', () => {
     // replayed: changes nothing
     await rm.applyEncoded([decision(0, 't1', 'd1')]);
     expect(await rm.listDecisions('t1', { limit: 10, offset: 0 })).toHaveLength(1);
+  });
+
+  it('stores a one-part decision once, from its v3 event, and reads it back as it was made', async () => {
+    const made = envelope(
+      'decision.created',
+      2,
+      't1',
+      'd5',
+      decisionCreatedV1ToV2({
+        ...V1,
+        decisionId: 'd5',
+        requestId: 'r-d5',
+        categories: [{ category: 'hate', score: 0.9, threshold: 0.7, triggered: true }],
+        action: 'block',
+        safe: false,
+        flagged: true,
+      }),
+    );
+    const json = encodeEvent(made);
+    expect(JSON.parse(json).version).toBe(DECISION_STORED_VERSION);
+    expect(await rm.applyEncoded([{ topic: 'decisions', partition: 0, offset: 0, json }])).toEqual([]);
+    const doc = { ...made.data, tenantId: 't1', timestamp: made.occurredAt };
+    for (const read of [
+      await rm.getDecision('t1', 'd5'),
+      await rm.findDecisionByRequestId('t1', 'r-d5'),
+      (await rm.listDecisions('t1', { limit: 5, offset: 0 }))[0],
+    ]) {
+      expect(read).toEqual(doc);
+    }
+    // the row holds the part once; the queries on its own fields see them
+    const generation = fs.readFileSync(path.join(dir, 'CURRENT'), 'utf8').trim();
+    const db = new Database(path.join(dir, `${generation}.sqlite`), { readonly: true });
+    try {
+      const body = JSON.parse((db.prepare('SELECT body FROM decisions').get() as { body: string }).body);
+      expect(body.parts[0]).not.toHaveProperty('signals');
+      expect(body.categories).toEqual(doc.categories);
+    } finally {
+      db.close();
+    }
+    expect(await rm.listDecisions('t1', { limit: 5, offset: 0, category: 'hate', action: 'block', userId: 'u1' })).toEqual([doc]);
+    expect(await rm.listDecisions('t1', { limit: 5, offset: 0, category: 'violence' })).toEqual([]);
   });
 
   it('skips what it cannot read and says so, applying the rest and its position', async () => {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EncodedEvent, LogPosition } from '@cds/event-log';
+import { decodeDecisionDoc } from '@cds/events';
 import {
   BatchDoc,
   DecisionDoc,
@@ -313,11 +314,11 @@ export class SqliteReadModels implements ReadModels {
   }
 
   async getDecision(tenantId: string, decisionId: string): Promise<DecisionDoc | null> {
-    return parse(this.stmts.getDecision.get(tenantId, decisionId));
+    return parseDecision(this.stmts.getDecision.get(tenantId, decisionId));
   }
 
   async findDecisionByRequestId(tenantId: string, requestId: string): Promise<DecisionDoc | null> {
-    return parse(this.stmts.byRequest.get(tenantId, requestId));
+    return parseDecision(this.stmts.byRequest.get(tenantId, requestId));
   }
 
   async listDecisions(tenantId: string, f: DecisionFilter): Promise<DecisionDoc[]> {
@@ -355,7 +356,7 @@ export class SqliteReadModels implements ReadModels {
     }
     args.push(f.limit, f.offset);
     const rows = this.db.prepare(`SELECT body FROM decisions WHERE ${where.join(' AND ')} ORDER BY ts DESC, pos DESC LIMIT ? OFFSET ?`).all(...args);
-    return rows.map((r) => parse<DecisionDoc>(r)!);
+    return rows.map((r) => parseDecision(r)!);
   }
 
   async getPolicy(tenantId: string, policyId: string): Promise<PolicyDoc | null> {
@@ -467,6 +468,11 @@ export class SqliteReadModels implements ReadModels {
 
 function parse<T>(row: unknown): T | null {
   return row ? (JSON.parse((row as { body: string }).body) as T) : null;
+}
+
+/** A decision's row: its one part is stored once (sqlite-rows.ts, encodeDecisionDoc). */
+function parseDecision(row: unknown): DecisionDoc | null {
+  return row ? decodeDecisionDoc<DecisionDoc>((row as { body: string }).body) : null;
 }
 
 function newGenerationName(): string {

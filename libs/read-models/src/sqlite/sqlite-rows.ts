@@ -1,4 +1,5 @@
 import type { LiftedEvent } from '@cds/event-log';
+import { encodeDecisionDoc } from '@cds/events';
 import { DocWrite, toDocWrites, WebhookDocWrite } from '../projection';
 
 /** The SQLite statements a document write runs, by name (the adapter prepares them). */
@@ -23,7 +24,7 @@ export function sqliteRow(w: DocWrite, pos: number): SqliteRow {
   switch (w.kind) {
     case 'decision': {
       const d = w.doc;
-      return { statement: 'insertDecision', args: [d.decisionId, d.tenantId, d.requestId, d.timestamp, d.action, d.policyId, pos, JSON.stringify(d)] };
+      return { statement: 'insertDecision', args: [d.decisionId, d.tenantId, d.requestId, d.timestamp, d.action, d.policyId, pos, encodeDecisionDoc(d)] };
     }
     case 'policy':
       return { statement: 'upsertPolicy', args: [w.doc.tenantId, w.doc.policyId, pos, JSON.stringify(w.doc)] };
