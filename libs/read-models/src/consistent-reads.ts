@@ -83,7 +83,7 @@ export class LogEnds {
 
   /** A topic's end as one comparable string ("partition:end,…"): it changes with every append. */
   async version(topic: Topic): Promise<string> {
-    return versionOf(this.now(topic) ?? (await this.get(topic)));
+    return versionOf(await this.get(topic));
   }
 
   /** `version`, when the log can tell it at once; undefined when it has to be asked. */
