@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '@cds/events';
 import { DecisionDoc, ReadModels } from '@cds/read-models';
 import { idempotentDecisionId } from './decision-id';
 
@@ -17,7 +17,8 @@ export class IdempotentChecks<T> {
   ) {}
 
   /** The request's id is the body's `requestId`, or else `idempotencyKey` (the
-   * Idempotency-Key header); without either, every call is a new decision. */
+   * Idempotency-Key header); without either, every call is a new decision, named by a
+   * time-ordered id. */
   run(
     tenantId: string,
     bodyRequestId: string | undefined,
@@ -25,7 +26,7 @@ export class IdempotentChecks<T> {
     check: (decisionId: string, requestId: string | null) => Promise<{ decisionId: string; answer: T }>,
   ): Promise<T> {
     const requestId = bodyRequestId ?? idempotencyKey;
-    if (!requestId) return check(randomUUID(), null).then((r) => r.answer);
+    if (!requestId) return check(timeOrderedId(), null).then((r) => r.answer);
     const k = `${tenantId}\u0000${requestId}`;
     const running = this.inFlight.get(k);
     if (running) return running;

@@ -1,4 +1,5 @@
 export { TOPICS, Topic, EventEnvelope, envelope } from './envelope';
+export { timeOrderedId } from './time-ordered-id';
 export {
   ScoreMap,
   CategoryResult,

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
-import { randomUUID } from 'node:crypto';
 import { Principal, principalIdentity } from '@cds/auth';
-import { DomainEvent, envelope, GuardrailAlertV1, GuardrailKind } from '@cds/events';
+import { DomainEvent, envelope, GuardrailAlertV1, GuardrailKind, timeOrderedId } from '@cds/events';
 import {
   authorizeAction,
   GuardrailVerdict,
@@ -46,7 +45,7 @@ export class GuardrailDecisions {
     const { policy, origin } = resolvePolicyWithOrigin(inline, stored);
     const verdict = engine.decide(input as any, policy);
 
-    const decisionId = randomUUID();
+    const decisionId = timeOrderedId();
     const alert: GuardrailAlertV1 = { decisionId, projectId, kind, ...verdictFields(verdict) };
     const events: DomainEvent[] = [
       envelope('guardrail.decided', 1, p.tenantId, decisionId, {

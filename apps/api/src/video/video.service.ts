@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { deriveEvidenceKey, evidencePath, Principal, principalIdentity, verifyEvidence } from '@cds/auth';
 import { BLOB_STORE, BlobStore } from '@cds/blob-store';
 import { ContentScorer, PolicyCatalog, segmentsOf, VideoScanner } from '@cds/checks';
 import { AppConfig } from '@cds/config';
 import { DomainError, invalid, notFound } from '@cds/errors';
-import { envelope, VideoAccepted, VideoExtraction, VideoSource } from '@cds/events';
+import { envelope, timeOrderedId, VideoAccepted, VideoExtraction, VideoSource } from '@cds/events';
 import { BatchDoc, DecisionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
 import { checkEgressUrl, EgressRefusedError, generateWebhookSecret } from '@cds/webhooks';
 import { EventWriter } from '@cds/write-path';
@@ -206,7 +205,7 @@ export class VideoService {
   private async accept(p: Principal, dto: VideoOptionsDto, source: VideoSource, extraction: VideoExtraction, estimatedFrames: number) {
     const registered = dto.webhookUrl === undefined ? undefined : (await this.readModels.listWebhooks(p.tenantId)).find((w) => w.url === dto.webhookUrl);
     const webhookSecret = dto.webhookUrl !== undefined && !registered ? generateWebhookSecret() : null;
-    const decisionId = randomUUID();
+    const decisionId = timeOrderedId();
     const event: VideoAccepted = envelope('video.accepted', 1, p.tenantId, decisionId, {
       decisionId,
       policyId: dto.policyId,
