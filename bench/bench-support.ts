@@ -14,6 +14,9 @@ export interface LoadResult {
   p99: number;
   non2xx: number;
   errors: number;
+  /** The server process's CPU time (user + system, every thread) over the requests
+   * answered, when `load` was given its pid: steadier than req/s on a shared machine. */
+  cpuUsPerRequest?: number;
 }
 
 export async function waitHealthy(url: string, timeoutMs = 30_000): Promise<void> {
@@ -53,7 +56,8 @@ export async function stopProcess(p: ChildProcess): Promise<void> {
   await done;
 }
 
-/** autocannon against one POST endpoint; every request carries a distinct body. */
+/** autocannon against one POST endpoint; every request carries a distinct body. With the
+ * server's `pid`, also its CPU time a request. */
 export async function load(
   label: string,
   url: string,
@@ -61,8 +65,10 @@ export async function load(
   body: (i: number) => string,
   seconds: number,
   connections: number,
+  pid?: number,
 ): Promise<LoadResult> {
   let i = 0;
+  const cpuBefore = pid === undefined ? null : processCpuMs(pid);
   const result = await autocannon({
     url,
     method: 'POST',
@@ -79,8 +85,24 @@ export async function load(
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    ...(cpuBefore !== null && result.requests.total > 0
+      ? { cpuUsPerRequest: Math.round(((processCpuMs(pid!)! - cpuBefore) * 1000) / result.requests.total) }
+      : {}),
   };
 }
+
+/** A process's user + system CPU time in ms (Linux /proc; null elsewhere). */
+function processCpuMs(pid: number): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** USER_HZ of /proc's times: 100 on every Linux this runs on. */
+const CLOCK_TICKS = 100;
 
 export function machine(): string {
   return `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
@@ -117,6 +139,19 @@ export const BENCH_ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
  * response of the same size: what the service's own work costs over the framework.
  */
 export async function measureEmbeddedAgainstBare(run: EmbeddedRun): Promise<{ service: LoadResult; bare: LoadResult; responseBytes: number; ratio: number }> {
+  const { service, sample } = await measureEmbedded(run);
+  const bare = await measureBare({
+    ...run,
+    port: run.port + 1,
+    label: `bare (${run.adapter})`,
+    env: { BARE_RESPONSE: sample, BARE_SCORER: run.textModel === 'embedding' ? 'embedding' : 'none' },
+  });
+  return { service, bare, responseBytes: Buffer.byteLength(sample), ratio: +(service.rps / bare.rps).toFixed(2) };
+}
+
+/** The service's endpoint under load, in embedded mode on a fresh data directory; `sample`
+ * is its answer to the first body (what the bare endpoint answers). */
+export async function measureEmbedded(run: EmbeddedRun): Promise<{ service: LoadResult; sample: string }> {
   const { adapter, port, body, seconds, connections } = run;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cds-bench-'));
   const base = `http://127.0.0.1:${port}`;
@@ -131,33 +166,37 @@ export async function measureEmbeddedAgainstBare(run: EmbeddedRun): Promise<{ se
     LOG_LEVEL: 'warn',
     ...(run.textModel ? { LOCAL_TEXT_MODEL: run.textModel } : {}),
   });
-  let service: LoadResult;
-  let sample: string;
   try {
     await waitHealthy(`${base}/health`);
     await run.setup?.(base, auth);
     const warm = await fetch(base + run.path, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: body(0) });
-    sample = await warm.text();
+    const sample = await warm.text();
     if (!warm.ok) throw new Error(`${run.path} answered ${warm.status}: ${sample}`);
     await load('warmup', base + run.path, auth, body, 2, connections);
-    service = await load(`${run.path} (${adapter})`, base + run.path, auth, body, seconds, connections);
+    return { service: await load(`${run.path} (${adapter})`, base + run.path, auth, body, seconds, connections, svc.pid), sample };
   } finally {
     await stopProcess(svc);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  const bare = startNode(path.join(ROOT, 'dist/bench/bare-app.js'), {
-    PORT: String(port + 1),
-    HTTP_ADAPTER: adapter,
-    BARE_RESPONSE: sample,
-    BARE_SCORER: run.textModel === 'embedding' ? 'embedding' : 'none',
-  });
-  let bareResult: LoadResult;
+}
+
+/** The bare endpoint (bare-app.ts) under the same load, configured by `env` (BARE_*). */
+export async function measureBare(run: {
+  adapter: 'fastify' | 'express';
+  port: number;
+  label: string;
+  env: Record<string, string>;
+  body: (i: number) => string;
+  seconds: number;
+  connections: number;
+}): Promise<LoadResult> {
+  const url = `http://127.0.0.1:${run.port}/bare`;
+  const bare = startNode(path.join(ROOT, 'dist/bench/bare-app.js'), { PORT: String(run.port), HTTP_ADAPTER: run.adapter, ...run.env });
   try {
-    await waitHealthy(`http://127.0.0.1:${port + 1}/bare`);
-    await load('warmup', `http://127.0.0.1:${port + 1}/bare`, {}, body, 2, connections);
-    bareResult = await load(`bare (${adapter})`, `http://127.0.0.1:${port + 1}/bare`, {}, body, seconds, connections);
+    await waitHealthy(url);
+    await load('warmup', url, {}, run.body, 2, run.connections);
+    return await load(run.label, url, {}, run.body, run.seconds, run.connections, bare.pid);
   } finally {
     await stopProcess(bare);
   }
-  return { service, bare: bareResult, responseBytes: Buffer.byteLength(sample), ratio: +(service.rps / bareResult.rps).toFixed(2) };
 }

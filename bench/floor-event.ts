@@ -1,0 +1,61 @@
+import { DecisionCreatedV2, envelope, EventEnvelope, ScoreMap, timeOrderedId } from '@cds/events';
+
+/** The default policy's five categories, as a check reports them. */
+const CATEGORIES: [string, string[], number][] = [
+  ['sexual', ['sexual', 'sexual_minors'], 0.8],
+  ['hate', ['hate', 'hate_threat'], 0.7],
+  ['harassment', ['harassment', 'insult'], 0.7],
+  ['violence', ['violence', 'violence_threat'], 0.7],
+  ['self-harm', ['self_harm', 'self_harm_intent'], 0.5],
+];
+
+/**
+ * The event a text check of `content` logs, with the fields and sizes the service gives
+ * it (one part sharing the decision's signals and verdict): what bench:floor's durable
+ * endpoint appends. Not a decision of the service: the categories fold the scores the
+ * way the default policy does, without its engine.
+ */
+export function floorDecisionEvent(content: string, metadata: Record<string, unknown>, scores: ScoreMap, model: string, ms: number): EventEnvelope {
+  const decisionId = timeOrderedId();
+  const signals = { local: scores };
+  const categories = CATEGORIES.map(([category, names, threshold]) => {
+    const score = Math.round(Math.max(...names.map((n) => scores[n] ?? 0)) * 1e4) / 1e4;
+    return { category, score, threshold, triggered: score >= threshold };
+  });
+  const flagged = categories.some((c) => c.triggered);
+  const action = flagged ? 'block' : 'allow';
+  const data: DecisionCreatedV2 = {
+    decisionId,
+    requestId: null,
+    content,
+    contentType: 'text',
+    language: 'en',
+    metadata,
+    policyId: 'default',
+    policyVersion: 0,
+    provider: 'local',
+    signals,
+    parts: [
+      {
+        contentType: 'text',
+        contentRef: null,
+        signals,
+        ocrText: null,
+        media: null,
+        categories,
+        action,
+        safe: !flagged,
+        flagged,
+        routes: Object.fromEntries(CATEGORIES.map(([c]) => [c, ['local']])),
+        attempts: [{ provider: 'local', ok: true, ms, model }],
+      },
+    ],
+    categories,
+    action,
+    safe: !flagged,
+    flagged,
+    latency: ms,
+    cost: 0,
+  };
+  return envelope('decision.created', 2, 'default', decisionId, data);
+}
