@@ -52,7 +52,33 @@ export function encodeDecisionDoc(doc: WithParts): string {
   return JSON.stringify(part ? { ...doc, parts: [part] } : doc);
 }
 
-/** The document `encodeDecisionDoc` stored (one stored whole is read as it is). */
+/**
+ * A decision's stored document cut out of its event as the log holds it, instead of made
+ * again: the event's `data` text. That is the document less `tenantId` and `timestamp`,
+ * which the read models keep in columns of their own and give `decodeDecisionDoc` back.
+ * `json` is the stored text of `e`, the event it was lifted to. Only for an event as
+ * `encodeEvent` writes it: v2 or v3 on the log, its keys in their order and none other;
+ * null for anything else, whose document is then made with `encodeDecisionDoc`.
+ */
+export function decisionDataText(json: string, e: EventEnvelope): string | null {
+  if (e.type !== 'decision.created' || e.version !== 2) return null;
+  const withRequestId = e.requestId !== undefined;
+  if (Object.keys(e).length !== (withRequestId ? 8 : 7)) return null;
+  const start = `{"id":${JSON.stringify(e.id)},"type":"decision.created","version":`;
+  const tail = withRequestId ? `,"requestId":${JSON.stringify(e.requestId)}}` : '}';
+  if (!json.startsWith(start) || !json.endsWith(tail)) return null;
+  const version = json.charCodeAt(start.length) - 48;
+  if (version !== 2 && version !== DECISION_STORED_VERSION) return null;
+  const head = `,"occurredAt":${JSON.stringify(e.occurredAt)},"tenantId":${JSON.stringify(e.tenantId)},"key":${JSON.stringify(e.key)},"data":`;
+  if (!json.startsWith(head, start.length + 1)) return null;
+  const from = start.length + 1 + head.length;
+  const to = json.length - tail.length;
+  return to > from && json.charCodeAt(from) === 0x7b && json.charCodeAt(to - 1) === 0x7d ? json.slice(from, to) : null;
+}
+
+/** The document `encodeDecisionDoc` stored (one stored whole is read as it is), or the
+ * event data `decisionDataText` cut out (which the read models complete with the tenant
+ * and time of its columns), its one part whole again. */
 export function decodeDecisionDoc<D>(json: string): D {
   const doc = JSON.parse(json) as WithParts;
   const parts = doc?.parts;

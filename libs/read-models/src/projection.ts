@@ -1,4 +1,4 @@
-import { DomainEvent } from '@cds/events';
+import { DecisionCreatedV2, DomainEvent } from '@cds/events';
 import {
   BatchDoc,
   DecisionDoc,
@@ -47,38 +47,37 @@ export type WebhookDocWrite = Extract<
   { kind: 'webhook' | 'webhook-patch' | 'delivery' | 'delivery-patch' | 'delivery-attempt' | 'batch' | 'batch-patch' }
 >;
 
+/** A decision's document: its event's data with the tenant and the time of the event. The
+ * SQLite read models also complete a document stored as the event's data with it. */
+export function decisionDoc(d: DecisionCreatedV2, tenantId: string, timestamp: string): DecisionDoc {
+  return {
+    decisionId: d.decisionId,
+    tenantId,
+    requestId: d.requestId,
+    content: d.content,
+    contentType: d.contentType,
+    language: d.language,
+    metadata: d.metadata,
+    policyId: d.policyId,
+    policyVersion: d.policyVersion,
+    provider: d.provider,
+    signals: d.signals,
+    parts: d.parts,
+    categories: d.categories,
+    action: d.action,
+    safe: d.safe,
+    flagged: d.flagged,
+    latency: d.latency,
+    cost: d.cost,
+    timestamp,
+  };
+}
+
 export function toDocWrites(e: DomainEvent): DocWrite[] {
   const at = e.occurredAt;
   switch (e.type) {
-    case 'decision.created': {
-      const d = e.data;
-      return [
-        {
-          kind: 'decision',
-          doc: {
-            decisionId: d.decisionId,
-            tenantId: e.tenantId,
-            requestId: d.requestId,
-            content: d.content,
-            contentType: d.contentType,
-            language: d.language,
-            metadata: d.metadata,
-            policyId: d.policyId,
-            policyVersion: d.policyVersion,
-            provider: d.provider,
-            signals: d.signals,
-            parts: d.parts,
-            categories: d.categories,
-            action: d.action,
-            safe: d.safe,
-            flagged: d.flagged,
-            latency: d.latency,
-            cost: d.cost,
-            timestamp: e.occurredAt,
-          },
-        },
-      ];
-    }
+    case 'decision.created':
+      return [{ kind: 'decision', doc: decisionDoc(e.data, e.tenantId, e.occurredAt) }];
     case 'policy.saved': {
       const d = e.data;
       return [

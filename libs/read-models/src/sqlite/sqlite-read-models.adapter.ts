@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EncodedEvent, LogPosition } from '@cds/event-log';
-import { decodeDecisionDoc } from '@cds/events';
 import {
   BatchDoc,
   DecisionDoc,
@@ -22,7 +21,7 @@ import { ProjectedEvent, ReadModels } from '../read-models.port';
 import { PositionWaiters } from '../position-waiters';
 import { PendingCursor } from '../webhook-read-models.port';
 import { SqliteWebhookStore, WEBHOOK_SCHEMA } from './sqlite-webhooks.store';
-import { guardrailPoliciesOf, guardrailPolicyKey, rowsOf, RowsAt } from './sqlite-rows';
+import { guardrailPoliciesOf, guardrailPolicyKey, readDecisionRow, rowsOf, RowsAt } from './sqlite-rows';
 import { AppliedBatch, SqliteProjectionWriter } from './sqlite-projection-writer';
 
 /** Where an applied batch left a partition: the next offset to apply. */
@@ -224,8 +223,8 @@ export class SqliteReadModels implements ReadModels {
         `INSERT INTO positions (topic, part, next_offset) VALUES (?, ?, ?)
          ON CONFLICT (topic, part) DO UPDATE SET next_offset = max(next_offset, excluded.next_offset)`,
       ),
-      getDecision: db.prepare('SELECT body FROM decisions WHERE tenant_id = ? AND decision_id = ?'),
-      byRequest: db.prepare('SELECT body FROM decisions WHERE tenant_id = ? AND request_id = ? ORDER BY pos ASC LIMIT 1'),
+      getDecision: db.prepare('SELECT tenant_id, ts, body FROM decisions WHERE tenant_id = ? AND decision_id = ?'),
+      byRequest: db.prepare('SELECT tenant_id, ts, body FROM decisions WHERE tenant_id = ? AND request_id = ? ORDER BY pos ASC LIMIT 1'),
       getPolicy: db.prepare('SELECT body FROM policies WHERE tenant_id = ? AND policy_id = ?'),
       listPolicies: db.prepare('SELECT body FROM policies WHERE tenant_id = ? ORDER BY policy_id'),
       keyByHash: db.prepare('SELECT body FROM keys WHERE hash = ?'),
@@ -235,7 +234,7 @@ export class SqliteReadModels implements ReadModels {
   }
 
   async applyBatch(batch: ProjectedEvent[]): Promise<void> {
-    this.applyRows(batch.map(rowsOf));
+    this.applyRows(batch.map((e) => rowsOf(e)));
   }
 
   /** Apply events already turned into rows (`rowsOf`), in one transaction with their
@@ -355,7 +354,9 @@ export class SqliteReadModels implements ReadModels {
       args.push(f.q);
     }
     args.push(f.limit, f.offset);
-    const rows = this.db.prepare(`SELECT body FROM decisions WHERE ${where.join(' AND ')} ORDER BY ts DESC, pos DESC LIMIT ? OFFSET ?`).all(...args);
+    const rows = this.db
+      .prepare(`SELECT tenant_id, ts, body FROM decisions WHERE ${where.join(' AND ')} ORDER BY ts DESC, pos DESC LIMIT ? OFFSET ?`)
+      .all(...args);
     return rows.map((r) => parseDecision(r)!);
   }
 
@@ -470,9 +471,10 @@ function parse<T>(row: unknown): T | null {
   return row ? (JSON.parse((row as { body: string }).body) as T) : null;
 }
 
-/** A decision's row: its one part is stored once (sqlite-rows.ts, encodeDecisionDoc). */
+/** A decision's row: its one part stored once, and its body the document or, cut out of
+ * its event, the document less the tenant and time of its columns (sqlite-rows.ts). */
 function parseDecision(row: unknown): DecisionDoc | null {
-  return row ? decodeDecisionDoc<DecisionDoc>((row as { body: string }).body) : null;
+  return row ? readDecisionRow(row as { tenant_id: string; ts: string; body: string }) : null;
 }
 
 function newGenerationName(): string {

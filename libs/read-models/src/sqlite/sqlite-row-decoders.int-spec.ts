@@ -10,7 +10,7 @@ import { rowsOf } from './sqlite-rows';
 function expectedRows(events: EncodedEvent[]) {
   return events.flatMap((e) => {
     try {
-      return [rowsOf({ topic: e.topic, partition: e.partition, offset: e.offset, event: upcast(JSON.parse(e.json)) })];
+      return [rowsOf({ topic: e.topic, partition: e.partition, offset: e.offset, event: upcast(JSON.parse(e.json)) }, e.json)];
     } catch {
       return [];
     }

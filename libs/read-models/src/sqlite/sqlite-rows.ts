@@ -1,6 +1,7 @@
 import type { LiftedEvent } from '@cds/event-log';
-import { encodeDecisionDoc } from '@cds/events';
-import { DocWrite, toDocWrites, WebhookDocWrite } from '../projection';
+import { DecisionCreatedV2, decisionDataText, decodeDecisionDoc, encodeDecisionDoc } from '@cds/events';
+import { DecisionDoc } from '../documents';
+import { decisionDoc, DocWrite, toDocWrites, WebhookDocWrite } from '../projection';
 
 /** The SQLite statements a document write runs, by name (the adapter prepares them). */
 export type RowStatement = 'insertDecision' | 'upsertPolicy' | 'insertKey' | 'revokeKey' | 'insertGuardrailDecision' | 'insertGuardrailPolicyVersion';
@@ -20,11 +21,16 @@ export interface RowsAt {
   rows: SqliteRow[];
 }
 
-export function sqliteRow(w: DocWrite, pos: number): SqliteRow {
+/** `decisionText`: a decision's document as its event's data text (`decisionDataText`),
+ * when the event gave one; otherwise the document is serialised here. */
+export function sqliteRow(w: DocWrite, pos: number, decisionText: string | null = null): SqliteRow {
   switch (w.kind) {
     case 'decision': {
       const d = w.doc;
-      return { statement: 'insertDecision', args: [d.decisionId, d.tenantId, d.requestId, d.timestamp, d.action, d.policyId, pos, encodeDecisionDoc(d)] };
+      return {
+        statement: 'insertDecision',
+        args: [d.decisionId, d.tenantId, d.requestId, d.timestamp, d.action, d.policyId, pos, decisionText ?? encodeDecisionDoc(d)],
+      };
     }
     case 'policy':
       return { statement: 'upsertPolicy', args: [w.doc.tenantId, w.doc.policyId, pos, JSON.stringify(w.doc)] };
@@ -56,8 +62,18 @@ export function sqliteRow(w: DocWrite, pos: number): SqliteRow {
   }
 }
 
-export function rowsOf(e: LiftedEvent): RowsAt {
-  return { topic: e.topic, partition: e.partition, offset: e.offset, rows: toDocWrites(e.event).map((w) => sqliteRow(w, e.offset)) };
+/** An event's rows; `json`, the event's text as the log holds it, spares serialising a
+ * decision's document again (see `decisionDataText`). */
+export function rowsOf(e: LiftedEvent, json?: string): RowsAt {
+  const decisionText = json === undefined ? null : decisionDataText(json, e.event);
+  return { topic: e.topic, partition: e.partition, offset: e.offset, rows: toDocWrites(e.event).map((w) => sqliteRow(w, e.offset, decisionText)) };
+}
+
+/** A decision's row as read (`tenant_id`, `ts`, `body`): its document, stored whole or as
+ * its event's data (`decisionDataText`), which the columns complete. */
+export function readDecisionRow(row: { tenant_id: string; ts: string; body: string }): DecisionDoc {
+  const stored = decodeDecisionDoc<DecisionDoc | DecisionCreatedV2>(row.body);
+  return 'tenantId' in stored ? stored : decisionDoc(stored, row.tenant_id, row.ts);
 }
 
 /** A project's key in the read models' in-memory map of current guardrail policies. */
