@@ -48,8 +48,26 @@ export function liftStoredForm(e: EventEnvelope): EventEnvelope {
  * with `decodeDecisionDoc`. Queries of the text see the decision's own fields unchanged.
  */
 export function encodeDecisionDoc(doc: WithParts): string {
-  const part = compactPart(doc);
-  return JSON.stringify(part ? { ...doc, parts: [part] } : doc);
+  return JSON.stringify(compactDecision(doc));
+}
+
+/** A decision (its document or its event's data) with its one part stored once, when the
+ * part holds the decision's own values as the very same objects; the decision itself
+ * otherwise. `expandDecision` makes it whole again. */
+export function compactDecision<D extends WithParts>(d: D): D {
+  const part = compactPart(d);
+  return part ? { ...d, parts: [part] } : d;
+}
+
+/** A decision `compactDecision` stored, its one part whole again (in place); a decision
+ * stored whole is returned as it is. */
+export function expandDecision<D>(d: D): D {
+  const doc = d as unknown as WithParts;
+  const parts = doc?.parts;
+  if (Array.isArray(parts) && parts.length === 1 && isObject(parts[0]) && !('signals' in parts[0])) {
+    doc.parts = [fullPart(doc, parts[0] as CompactPart)];
+  }
+  return d;
 }
 
 /**
@@ -80,12 +98,7 @@ export function decisionDataText(json: string, e: EventEnvelope): string | null 
  * event data `decisionDataText` cut out (which the read models complete with the tenant
  * and time of its columns), its one part whole again. */
 export function decodeDecisionDoc<D>(json: string): D {
-  const doc = JSON.parse(json) as WithParts;
-  const parts = doc?.parts;
-  if (Array.isArray(parts) && parts.length === 1 && isObject(parts[0]) && !('signals' in parts[0])) {
-    doc.parts = [fullPart(doc, parts[0] as CompactPart)];
-  }
-  return doc as D;
+  return expandDecision(JSON.parse(json) as D);
 }
 
 /** The one part of a decision without what it shares with the decision, when it holds

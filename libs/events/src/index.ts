@@ -76,4 +76,13 @@ export {
 } from './domain-events';
 export { EventSchemaError, validateEvent, upcast, liftOrPark, liftEncodedOrPark, decisionCreatedV1ToV2 } from './event-schema';
 export { envelopeHead, EnvelopeHead } from './envelope-head';
-export { encodeEvent, liftStoredForm, encodeDecisionDoc, decisionDataText, decodeDecisionDoc, DECISION_STORED_VERSION } from './event-codec';
+export {
+  encodeEvent,
+  liftStoredForm,
+  encodeDecisionDoc,
+  decisionDataText,
+  decodeDecisionDoc,
+  compactDecision,
+  expandDecision,
+  DECISION_STORED_VERSION,
+} from './event-codec';

@@ -1,7 +1,8 @@
 import { envelope } from '@cds/events';
 import { DomainError } from '@cds/errors';
 import { ElasticsearchReadModels } from './elasticsearch-read-models.adapter';
-import { at, decision, deletePrefix, guardrailDecided, guardrailPolicyVersion, openRm, uniquePrefix } from './es-test-kit';
+import { aliasName } from './es-index-layout';
+import { at, decision, deletePrefix, ES_URL, guardrailDecided, guardrailPolicyVersion, openRm, uniquePrefix } from './es-test-kit';
 
 // Real node: bootstraps and a simulated outage take seconds, not milliseconds.
 jest.setTimeout(30_000);
@@ -40,6 +41,13 @@ describe('ElasticsearchReadModels (real node)', () => {
     expect(await rm.getDecision('t2', 'd1')).toBeNull();
     const d1 = await rm.getDecision('t1', 'd1');
     expect(d1).toEqual({ ...(batch[0].event.data as object), tenantId: 't1', timestamp: batch[0].event.occurredAt });
+    // indexed with its one part once (es-write-plan.ts, toEsDecision), read back whole above
+    const found = (await fetch(`${ES_URL}/${aliasName(prefix, 'decisions')}/_search?q=decisionId:d1`).then((r) => r.json())) as {
+      hits: { hits: { _source: { parts: object[]; signals: unknown } }[] };
+    };
+    expect(found.hits.hits).toHaveLength(1);
+    expect(found.hits.hits[0]._source.parts[0]).not.toHaveProperty('signals');
+    expect(found.hits.hits[0]._source.signals).toEqual(d1?.signals);
     expect((await rm.findDecisionByRequestId('t1', 'r1'))?.decisionId).toBe('d1');
     expect(await rm.findDecisionByRequestId('t2', 'r1')).toBeNull();
   });

@@ -1,7 +1,10 @@
-import { envelope } from '@cds/events';
+import { encodeEvent, envelope, upcast } from '@cds/events';
+import { DecisionDoc } from '../documents';
+import { toDocWrites } from '../projection';
 import { ProjectedEvent } from '../read-models.port';
+import { V1 } from '../sqlite/encoded-events.fixtures';
 import { docId } from './es-index-layout';
-import { planWrites, refKey, refsToRead, StoredDoc } from './es-write-plan';
+import { fromEsDecision, planWrites, refKey, refsToRead, StoredDoc, toEsDecision } from './es-write-plan';
 
 const at = (offset: number, event: ProjectedEvent['event'], partition = 0): ProjectedEvent => ({ topic: 'deliveries', partition, offset, event });
 const scheduled = (deliveryId: string, dueAt = '2026-01-01T00:00:10.000Z') =>
@@ -62,5 +65,32 @@ describe('planWrites', () => {
       ['create', 'delivery_attempts'],
       ['create', 'delivery_attempts'],
     ]);
+  });
+});
+
+describe('toEsDecision / fromEsDecision', () => {
+  /** A check's decision as the projector lifts it from the log: its one part holds the decision's own objects. */
+  const lifted = () => upcast(JSON.parse(encodeEvent(envelope('decision.created', 1, 't1', 'd1', V1))));
+  const docOf = (event: ProjectedEvent['event']): DecisionDoc => {
+    const [write] = toDocWrites(event);
+    if (write?.kind !== 'decision') throw new Error('not a decision');
+    return write.doc;
+  };
+
+  it('indexes a one-part decision with its part once, and reads it back whole, to its JSON', () => {
+    const doc = docOf(lifted());
+    const source = JSON.parse(JSON.stringify(toEsDecision(doc, 7, 0)));
+    expect(source.parts[0]).not.toHaveProperty('signals');
+    expect(source.parts[0]).not.toHaveProperty('categories');
+    expect(source).toMatchObject({ signals: doc.signals, categories: doc.categories, triggeredCategories: [], userId: 'u1', pos: 7, partition: 0 });
+    expect(JSON.stringify(fromEsDecision(source))).toBe(JSON.stringify(doc));
+  });
+
+  it('indexes whole, and reads as it is, a decision whose part holds other values', () => {
+    const doc = docOf(lifted());
+    const other = { ...doc, parts: [{ ...doc.parts[0], action: 'block' as const }] };
+    const source = JSON.parse(JSON.stringify(toEsDecision(other, 7, 0)));
+    expect(source.parts).toEqual(other.parts);
+    expect(fromEsDecision(source)).toEqual(other);
   });
 });

@@ -1,3 +1,4 @@
+import { compactDecision, expandDecision } from '@cds/events';
 import { DecisionDoc, DeliveryAttemptDoc, GuardrailPolicyVersionDoc, KeyDoc, PolicyDoc } from '../documents';
 import { DocWrite, toDocWrites } from '../projection';
 import { ProjectedEvent } from '../read-models.port';
@@ -167,7 +168,9 @@ export function planWrites(batch: ProjectedEvent[], stored: Map<string, StoredDo
   return [...planned.values()];
 }
 
-/** A decision as indexed: the document plus the fields the audit filters search. */
+/** A decision as indexed: the document plus the fields the audit filters search. Its one
+ * part is kept once, as on the log (`compactDecision`): the source is a third smaller for
+ * a check of one text, and `fromEsDecision` reads it back whole. */
 export interface EsDecision extends DecisionDoc {
   userId: string | null;
   triggeredCategories: string[];
@@ -183,7 +186,7 @@ export interface EsGuardrailPolicyVersion extends GuardrailPolicyVersionDoc {
 export function toEsDecision(doc: DecisionDoc, offset: number, partition: number): EsDecision {
   const u = doc.metadata?.userId;
   return {
-    ...doc,
+    ...compactDecision(doc),
     userId: typeof u === 'string' || typeof u === 'number' ? String(u) : null,
     triggeredCategories: doc.categories.filter((c) => c.triggered).map((c) => c.category),
     pos: offset,
@@ -193,7 +196,7 @@ export function toEsDecision(doc: DecisionDoc, offset: number, partition: number
 
 export function fromEsDecision(source: EsDecision): DecisionDoc {
   const { userId: _u, triggeredCategories: _t, pos: _p, partition: _n, ...doc } = source;
-  return doc;
+  return expandDecision(doc);
 }
 
 /** A delivery attempt as indexed: the document plus its log position (newest-first ties). */
