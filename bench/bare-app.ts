@@ -6,7 +6,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { FileEventLog } from '@cds/event-log';
-import { LocalTextRuntime } from '@cds/providers';
+import { LOCAL_TEXT_SIGNALS, LocalTextRuntime } from '@cds/providers';
 import { floorDecisionEvent } from './floor-event';
 
 /** The benchmark baseline: a bare NestJS endpoint on the same adapter that parses a
@@ -21,25 +21,7 @@ const KIND = process.env.BARE_SCORER === 'embedding' || process.env.BARE_SCORER 
 const SCORER = KIND ? new LocalTextRuntime({ kind: KIND, workers: Number(process.env.TEXT_WORKERS ?? availableParallelism()), log: () => undefined }) : null;
 const LOG = process.env.BARE_LOG_DIR ? FileEventLog.open({ dir: process.env.BARE_LOG_DIR }) : null;
 /** The scores logged when nothing scores (BARE_LOG_DIR alone): a text's twelve signals. */
-const UNSCORED = {
-  signals: Object.fromEntries(
-    [
-      'sexual',
-      'sexual_minors',
-      'hate',
-      'hate_threat',
-      'harassment',
-      'insult',
-      'violence',
-      'violence_threat',
-      'self_harm',
-      'self_harm_intent',
-      'profanity',
-      'toxicity',
-    ].map((s, i) => [s, (i + 1) / 97]),
-  ),
-  model: 'none',
-};
+const UNSCORED = { signals: Object.fromEntries(LOCAL_TEXT_SIGNALS.map((s, i) => [s, (i + 1) / 97])), model: 'none' };
 
 @Controller()
 class BareController {

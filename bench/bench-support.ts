@@ -133,6 +133,18 @@ export interface EmbeddedRun {
 
 export const BENCH_ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 
+/** The texts the check benchmarks send, in turn. */
+const CHECK_TEXTS = [
+  'Have a great day, see you at the meeting tomorrow!',
+  'This product is terrible and the support team never answers.',
+  'I will find you and hurt you',
+  'Buy cheap watches now at our store',
+];
+
+/** The body of the i-th POST /v1/check of a benchmark: every one distinct. */
+export const checkBody = (i: number) =>
+  JSON.stringify({ content: `${CHECK_TEXTS[i % CHECK_TEXTS.length]} #${i}`, policyId: 'default', metadata: { userId: `u${i % 100}` } });
+
 /**
  * One endpoint of the service in embedded mode (every write durably logged before the
  * answer, and projected behind it) against a bare NestJS endpoint on the same adapter that answers a

@@ -1,4 +1,4 @@
-import { BENCH_TEXT_MODEL, machine, measureEmbeddedAgainstBare, writeResult } from './bench-support';
+import { BENCH_TEXT_MODEL, checkBody, machine, measureEmbeddedAgainstBare, writeResult } from './bench-support';
 
 /**
  * npm run bench:check — POST /v1/check in embedded mode (every decision durably
@@ -10,13 +10,7 @@ import { BENCH_TEXT_MODEL, machine, measureEmbeddedAgainstBare, writeResult } fr
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const TEXTS = [
-  'Have a great day, see you at the meeting tomorrow!',
-  'This product is terrible and the support team never answers.',
-  'I will find you and hurt you',
-  'Buy cheap watches now at our store',
-];
-const body = (i: number) => JSON.stringify({ content: `${TEXTS[i % TEXTS.length]} #${i}`, policyId: 'default', metadata: { userId: `u${i % 100}` } });
+const body = checkBody;
 
 async function main() {
   const rows = [];

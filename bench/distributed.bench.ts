@@ -2,7 +2,7 @@ import { ChildProcess, execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BENCH_ADMIN_KEY, load, LoadResult, machine, ROOT, startNode, stopProcess, waitHealthy, writeResult } from './bench-support';
+import { BENCH_ADMIN_KEY, checkBody, load, LoadResult, machine, ROOT, startNode, stopProcess, waitHealthy, writeResult } from './bench-support';
 
 /**
  * npm run bench:distributed — POST /v1/check in distributed mode (two api replicas,
@@ -26,13 +26,7 @@ const MAIN = {
   projector: path.join(ROOT, 'dist/apps/projector/src/main.js'),
   worker: path.join(ROOT, 'dist/apps/worker/src/main.js'),
 };
-const TEXTS = [
-  'Have a great day, see you at the meeting tomorrow!',
-  'This product is terrible and the support team never answers.',
-  'I will find you and hurt you',
-  'Buy cheap watches now at our store',
-];
-const body = (i: number) => JSON.stringify({ content: `${TEXTS[i % TEXTS.length]} #${i}`, policyId: 'default', metadata: { userId: `u${i % 100}` } });
+const body = checkBody;
 const AUTH = { authorization: `Bearer ${BENCH_ADMIN_KEY}` };
 const COMMON = { ADMIN_API_KEY: BENCH_ADMIN_KEY, HOST: '127.0.0.1', HTTP_ADAPTER: 'fastify', RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn' };
 

@@ -1,13 +1,8 @@
 import { DecisionCreatedV2, envelope, EventEnvelope, ScoreMap, timeOrderedId } from '@cds/events';
+import { LOCAL_TEXT_SIGNAL_FOLDING } from '@cds/providers';
 
-/** The default policy's five categories, as a check reports them. */
-const CATEGORIES: [string, string[], number][] = [
-  ['sexual', ['sexual', 'sexual_minors'], 0.8],
-  ['hate', ['hate', 'hate_threat'], 0.7],
-  ['harassment', ['harassment', 'insult'], 0.7],
-  ['violence', ['violence', 'violence_threat'], 0.7],
-  ['self-harm', ['self_harm', 'self_harm_intent'], 0.5],
-];
+/** The default policy's thresholds, as a check reports them. */
+const THRESHOLDS: Record<keyof typeof LOCAL_TEXT_SIGNAL_FOLDING, number> = { sexual: 0.8, hate: 0.7, harassment: 0.7, violence: 0.7, 'self-harm': 0.5 };
 
 /**
  * The event a text check of `content` logs, with the fields and sizes the service gives
@@ -18,8 +13,9 @@ const CATEGORIES: [string, string[], number][] = [
 export function floorDecisionEvent(content: string, metadata: Record<string, unknown>, scores: ScoreMap, model: string, ms: number): EventEnvelope {
   const decisionId = timeOrderedId();
   const signals = { local: scores };
-  const categories = CATEGORIES.map(([category, names, threshold]) => {
+  const categories = Object.entries(LOCAL_TEXT_SIGNAL_FOLDING).map(([category, names]) => {
     const score = Math.round(Math.max(...names.map((n) => scores[n] ?? 0)) * 1e4) / 1e4;
+    const threshold = THRESHOLDS[category as keyof typeof THRESHOLDS];
     return { category, score, threshold, triggered: score >= threshold };
   });
   const flagged = categories.some((c) => c.triggered);
@@ -46,7 +42,7 @@ export function floorDecisionEvent(content: string, metadata: Record<string, unk
         action,
         safe: !flagged,
         flagged,
-        routes: Object.fromEntries(CATEGORIES.map(([c]) => [c, ['local']])),
+        routes: Object.fromEntries(Object.keys(LOCAL_TEXT_SIGNAL_FOLDING).map((c) => [c, ['local']])),
         attempts: [{ provider: 'local', ok: true, ms, model }],
       },
     ],

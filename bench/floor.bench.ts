@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LoadResult, machine, measureBare, measureEmbedded, writeResult } from './bench-support';
+import { checkBody, LoadResult, machine, measureBare, measureEmbedded, writeResult } from './bench-support';
 
 /**
  * npm run bench:floor — how far the steps no design of POST /v1/check can leave out
@@ -18,13 +18,7 @@ import { LoadResult, machine, measureBare, measureEmbedded, writeResult } from '
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const TEXTS = [
-  'Have a great day, see you at the meeting tomorrow!',
-  'This product is terrible and the support team never answers.',
-  'I will find you and hurt you',
-  'Buy cheap watches now at our store',
-];
-const body = (i: number) => JSON.stringify({ content: `${TEXTS[i % TEXTS.length]} #${i}`, policyId: 'default', metadata: { userId: `u${i % 100}` } });
+const body = checkBody;
 
 /** Rounds of every row; the order rotates from round to round. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
