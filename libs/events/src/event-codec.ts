@@ -73,7 +73,8 @@ export function expandDecision<D>(d: D): D {
 /**
  * A decision's stored document cut out of its event as the log holds it, instead of made
  * again: the event's `data` text. That is the document less `tenantId` and `timestamp`,
- * which the read models keep in columns of their own and give `decodeDecisionDoc` back.
+ * which the SQLite read models keep in columns of their own and put back when they read
+ * it (`readDecisionRow`).
  * `json` is the stored text of `e`, the event it was lifted to. Only for an event as
  * `encodeEvent` writes it: v2 or v3 on the log, its keys in their order and none other;
  * null for anything else, whose document is then made with `encodeDecisionDoc`.
