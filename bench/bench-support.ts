@@ -77,6 +77,7 @@ export async function load(
     headers: { 'content-type': 'application/json', ...headers },
     requests: [{ setupRequest: (req: any) => ({ ...req, body: body(i++) }) }],
   });
+  const cpuAfter = pid === undefined ? null : processCpuMs(pid);
   return {
     label,
     requests: result.requests.total,
@@ -85,8 +86,9 @@ export async function load(
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
-    ...(cpuBefore !== null && result.requests.total > 0
-      ? { cpuUsPerRequest: Math.round(((processCpuMs(pid!)! - cpuBefore) * 1000) / result.requests.total) }
+    // none when the process could not be read before and after (gone, or not Linux)
+    ...(cpuBefore !== null && cpuAfter !== null && result.requests.total > 0
+      ? { cpuUsPerRequest: Math.round(((cpuAfter - cpuBefore) * 1000) / result.requests.total) }
       : {}),
   };
 }
