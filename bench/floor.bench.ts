@@ -36,6 +36,8 @@ async function main() {
     sample = r.sample;
     return r.service;
   };
+  // The bare endpoints answer the service's own answer: one short run of it gives that
+  // before the first round, whichever row the round starts with.
   sample = (await measureEmbedded({ ...common, seconds: 1, port: 4140, path: '/v1/check', textModel: 'ngram' })).sample;
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cds-floor-'));
   const bare = (port: number, env: Record<string, string>) => (round: number) =>
