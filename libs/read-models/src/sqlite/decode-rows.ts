@@ -10,8 +10,9 @@ export interface DecodedRows {
 
 /**
  * Encoded events to SQLite rows: parse each, lift it to its current schema, map it to its
- * rows (a decision's document cut out of the event's text). An event that cannot be read is parked as `liftBatch` parks it (`liftEncodedOrPark`):
- * skipped, with a message for the log. What the decoder and writer threads run.
+ * rows (a decision's document cut out of the event's text). An event that cannot be read
+ * is parked as `liftBatch` parks it (`liftEncodedOrPark`): skipped, with a message for
+ * the log. What the decoder and writer threads run.
  */
 export function decodeRows(events: EncodedEvent[]): DecodedRows {
   const rows: RowsAt[] = [];
