@@ -16,10 +16,7 @@ const server = http.createServer((req, res) => {
   let answered = false;
   const up = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent }, (upRes) => {
     answered = true;
-    // Answered before the client finished sending (a 413): the connection to the client
-    // closes after the answer, as a load balancer does, instead of being reused while
-    // the rest of the body may still be in flight.
-    if (!req.complete) res.shouldKeepAlive = false;
+    if (!req.complete) closeAfterBody(req, res);
     res.writeHead(upRes.statusCode || 502, upRes.statusMessage, upRes.rawHeaders);
     upRes.pipe(res);
     upRes.once('error', drop);
@@ -40,6 +37,33 @@ const server = http.createServer((req, res) => {
   });
   req.pipe(up);
 });
+/**
+ * Answered before the client finished sending (a 413): the connection to the client
+ * closes after the answer, as a load balancer does, instead of being reused while the
+ * rest of the body may still be in flight. It closes lingering, as nginx does: the
+ * answer goes out and the write side ends, but the socket stays open for reading until
+ * the client's body has arrived (or 30 s have passed). Closed at once, the rest of the
+ * body would hit a closed socket, the kernel would reset the connection, and the client
+ * could lose the answer in the reset (EPIPE on its write).
+ */
+function closeAfterBody(req, res) {
+  res.shouldKeepAlive = false;
+  const socket = req.socket;
+  // Node's server closes a connection that will not be kept alive with destroySoon()
+  // once the answer is written.
+  socket.destroySoon = function lingeringClose() {
+    if (this.writable) this.end();
+    const close = () => {
+      clearTimeout(timer);
+      this.destroy();
+    };
+    const timer = setTimeout(close, 30_000);
+    if (req.complete) return close();
+    req.once('end', close);
+    req.once('close', close);
+  };
+}
+
 // Idle keep-alive connections live as long as on the api itself (fastify: 72 s). With
 // Node's default 5 s, a test that blocks its own event loop for a few seconds (building a
 // 50 MB body) keeps its client from retiring an idle socket in time (undici retires them
