@@ -21,15 +21,28 @@ const server = http.createServer((req, res) => {
     upRes.pipe(res);
     upRes.once('error', drop);
     upRes.once('aborted', drop);
+    // Answered whole before the body was all sent (a 413): the upstream connection is
+    // closed rather than fed the rest, as a load balancer does with a connection it cannot
+    // reuse. Fed on, it could stall for good: once its answer has ended, Node's client no
+    // longer passes the socket's 'drain' on to the request, the pipe waits for it, and the
+    // upstream waits (until its own timeout, 72 s on fastify) for a body that never comes,
+    // holding its graceful shutdown that long.
+    upRes.once('end', () => {
+      if (!req.complete) dropUpstream();
+    });
   });
-  // An upstream that answers before reading the whole body (413) may close its side of
-  // the request: the answer still goes to the client, and the rest of the client's body
-  // is read and thrown away, so the client's keep-alive connection stays in step (left
-  // unread, it would be taken for the start of the next request).
-  up.on('error', () => {
-    if (!answered) return drop();
+  // The rest of the client's body is read and thrown away, so the client's connection
+  // stays in step until it closes (closeAfterBody).
+  const dropUpstream = () => {
     req.unpipe(up);
     req.resume();
+    up.destroy();
+  };
+  // An upstream that answers before reading the whole body may close its side of the
+  // request itself: the answer still goes to the client.
+  up.on('error', () => {
+    if (!answered) return drop();
+    dropUpstream();
   });
   // A client that goes away mid-request takes the upstream request with it.
   req.once('close', () => {
