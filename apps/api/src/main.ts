@@ -35,8 +35,9 @@ async function main(): Promise<void> {
   serveOpenApi(app, buildOpenApiDocument(app, '1.0'));
   await app.listen(config.PORT, config.HOST);
   // SIGTERM: stop accepting, close idle keep-alive connections, let what is in flight
-  // answer, run the shutdown hooks (consumers leave their groups, the log closes), exit 0.
-  stopOnSignal(() => drainAndClose(app));
+  // answer (within SHUTDOWN_GRACE_MS), run the shutdown hooks (consumers leave their
+  // groups, the log closes), exit 0.
+  stopOnSignal(() => drainAndClose(app, config.SHUTDOWN_GRACE_MS));
   new Logger('Main').log(
     `listening on http://${config.HOST}:${config.PORT} (http=${config.HTTP_ADAPTER}, log=${config.EVENT_LOG}, read models=${config.READ_MODELS}, role=${config.ROLE})`,
   );

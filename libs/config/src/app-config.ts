@@ -129,6 +129,14 @@ export class AppConfig {
   @IsIn(['fastify', 'express'])
   HTTP_ADAPTER: 'fastify' | 'express' = 'fastify';
 
+  /** On SIGTERM, how long the requests in flight have to finish; then the connections
+   * still open (a client stalled mid-body, a long check) are closed and the shutdown goes on. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_GRACE_MS = 10_000;
+
   @IsIn(['file', 'kafka'])
   EVENT_LOG: 'file' | 'kafka' = 'file';
 

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { INestApplication, Logger } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -156,11 +157,25 @@ function metricsOf(app: INestApplication): Metrics | null {
   }
 }
 
-/** Shutting down: close the app with this, not app.close() alone. Answers in flight are
- * sent with `connection: close`, so no keep-alive socket holds the process open. */
-export async function drainAndClose(app: INestApplication): Promise<void> {
+/**
+ * Shutting down: close the app with this, not app.close() alone. Answers in flight are
+ * sent with `connection: close`, so no keep-alive socket holds the process open. What is
+ * still open after `graceMs` (a client stalled mid-body, a check still running) is closed,
+ * so the shutdown hooks run and the process exits within the grace, not whenever the
+ * slowest client lets go.
+ */
+export async function drainAndClose(app: INestApplication, graceMs: number): Promise<void> {
   draining = true;
-  await app.close();
+  const server: Server = app.getHttpServer();
+  const timer = setTimeout(() => {
+    new Logger('Shutdown').warn(`closing the connections still open after the grace of ${graceMs} ms (SHUTDOWN_GRACE_MS)`);
+    server.closeAllConnections();
+  }, graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Requests by route pattern (never the raw path: ids would make a label per request),
