@@ -22,10 +22,14 @@ export class LocalImageModel implements ImageClassifier {
   start(): NsfwPool {
     if (!this.pool) {
       this.options.log('log', `loading the image model in ${this.options.workers} worker thread(s)`);
-      this.pool = NsfwPool.start({ workers: this.options.workers, log: this.options.log });
-      this.pool.ready().then(
+      const pool = NsfwPool.start({ workers: this.options.workers, log: this.options.log });
+      this.pool = pool;
+      pool.ready().then(
         () => this.options.log('log', 'image model ready (tfjs wasm backend, SIMD)'),
-        (err: Error) => this.options.log('error', `image model unavailable: ${err.message}`),
+        (err: Error) => {
+          // Closed while it was loading (a process stopped soon after its start): no failure.
+          if (this.pool === pool) this.options.log('error', `image model unavailable: ${err.message}`);
+        },
       );
     }
     return this.pool;
