@@ -58,7 +58,10 @@ export class LocalTextRuntime implements TextScorer {
     this.embedding = scorer;
     scorer.ready().then(
       () => log('log', 'text embedding model ready'),
-      (err: Error) => log('error', `text embedding model unavailable: ${err.message}`),
+      (err: Error) => {
+        // Closed while it was loading (a process stopped soon after its start): no failure.
+        if (this.embedding === scorer) log('error', `text embedding model unavailable: ${err.message}`);
+      },
     );
   }
 
