@@ -43,7 +43,7 @@ describe('graceful shutdown on SIGTERM', () => {
     await svc?.stop('SIGKILL');
     svc = await startService({ env: { SHUTDOWN_GRACE_MS: '1500' } });
     const target = new URL(e2eMode() === 'distributed' ? svc.topology!.apis[0].baseUrl : svc.baseUrl);
-    // Declares 1 000 bytes and sends 16: the request never completes.
+    // Declares 1 000 bytes and sends 15: the request never completes.
     const stalled = net.connect(Number(target.port), target.hostname);
     await new Promise((r) => stalled.once('connect', r));
     const closed = new Promise<void>((resolve) => stalled.once('close', () => resolve()));
