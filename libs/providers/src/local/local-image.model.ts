@@ -22,8 +22,15 @@ export class LocalImageModel implements ImageClassifier {
   start(): NsfwPool {
     if (!this.pool) {
       this.options.log('log', `loading the image model in ${this.options.workers} worker thread(s)`);
-      // The pool logs its own readiness and failures (a close while loading is neither).
-      this.pool = NsfwPool.start({ workers: this.options.workers, log: this.options.log });
+      const pool = NsfwPool.start({ workers: this.options.workers, log: this.options.log });
+      this.pool = pool;
+      pool.ready().then(
+        () => this.options.log('log', 'image model ready (tfjs wasm backend, SIMD)'),
+        (err: Error) => {
+          // Closed while it was loading (a process stopped soon after its start): no failure.
+          if (this.pool === pool) this.options.log('error', `image model unavailable: ${err.message}`);
+        },
+      );
     }
     return this.pool;
   }

@@ -55,8 +55,14 @@ export class LocalTextRuntime implements TextScorer {
     const { workers, log } = this.options;
     log('log', `loading the text embedding model in ${workers} worker thread(s)`);
     const scorer = startOrExplain(() => LocalEmbeddingScorer.start({ workers, ngram: this.ngram, log, modelDir: this.options.modelDir }));
-    // The pool logs its own readiness and failures (a close while loading is neither).
     this.embedding = scorer;
+    scorer.ready().then(
+      () => log('log', 'text embedding model ready'),
+      (err: Error) => {
+        // Closed while it was loading (a process stopped soon after its start): no failure.
+        if (this.embedding === scorer) log('error', `text embedding model unavailable: ${err.message}`);
+      },
+    );
   }
 
   /** Resolves once the model can score (at once under `ngram`). */
