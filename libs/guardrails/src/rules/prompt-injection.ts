@@ -7,6 +7,8 @@
  */
 import { RiskFinding } from '../guardrail-verdict';
 import { hostAllowed, isLoopback, normalizeHost } from '../network/network-hosts';
+import { findHiddenText } from './hidden-text';
+import { findSelfHiding } from './self-hiding';
 
 export const MAX_PROMPT_SCAN = 20_000;
 const EXCERPT = 80;
@@ -18,9 +20,14 @@ interface Detector {
   find(text: string, allowlist: readonly string[]): string | null;
 }
 
-function firstMatch(res: readonly RegExp[]): (text: string) => string | null {
+function firstMatch(res: readonly (RegExp | ((text: string) => string | null))[]): (text: string) => string | null {
   return (text) => {
     for (const re of res) {
+      if (typeof re === 'function') {
+        const hit = re(text);
+        if (hit) return hit;
+        continue;
+      }
       const m = re.exec(text);
       if (m) return m[0];
     }
@@ -72,6 +79,7 @@ const DETECTORS: readonly Detector[] = [
       /\b(?:hide|conceal|mask)\b[^\n]{0,40}?\bfrom\b[^\n]{0,20}?\b(?:the |your )?(?:user|human|operator|owner)s?\b/i,
       /\b(?:secretly|covertly|silently|quietly|stealthily)\b[^\n]{0,30}?\b(?:send|upload|run|execute|install|delete|copy|post|exfiltrate|forward|transfer|download|read)\b/i,
       /\bwithout (?:the |your )?(?:user|human|operator)(?:'s)? (?:knowledge|knowing|consent|noticing|permission|approval)\b/i,
+      (text) => findSelfHiding(text)?.match ?? null,
     ]),
   },
   {
@@ -111,7 +119,6 @@ const DETECTORS: readonly Detector[] = [
   },
 ];
 
-const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD]|[\u{E0000}-\u{E007F}]/gu;
 const BASE64_RUN = /[A-Za-z0-9+/]{80,4096}={0,2}/g;
 const HEX_RUN = /(?:\\x[0-9a-fA-F]{2}){16,}|[0-9a-fA-F]{128,}/;
 
@@ -131,8 +138,12 @@ function excerpt(s: string): string {
 }
 
 function scanText(text: string, suffix: string, allowlist: readonly string[]): RiskFinding[] {
-  // One sentence per line, so the bounded `[^\n]{0,n}` gaps never join two sentences.
-  const prepared = text.replace(/[ \t\r\f\v]+/g, ' ').replace(/[.!?;](?:\s|$)/g, '\n');
+  // One sentence per line, so the bounded `[^\n]{0,n}` gaps never join two sentences
+  // (CJK full stops need no space after them).
+  const prepared = text
+    .replace(/[ \t\r\f\v]+/g, ' ')
+    .replace(/[.!?;](?:\s|$)/g, '\n')
+    .replace(/[。！？；]/g, '\n');
   const out: RiskFinding[] = [];
   for (const d of DETECTORS) {
     const hit = d.find(prepared, allowlist);
@@ -150,14 +161,31 @@ function decodedPayload(run: string, encoding: 'base64' | 'hex'): string | null 
 /** `allowlist`: hosts a prompt may name as a destination without counting as exfiltration (networkAllowlist). */
 export function promptInjectionFindings(prompt: string, allowlist: readonly string[] = []): RiskFinding[] {
   const capped = prompt.slice(0, MAX_PROMPT_SCAN).normalize('NFKC');
-  const invisible = capped.match(INVISIBLE)?.length ?? 0;
-  const text = capped.replace(INVISIBLE, '');
+  const hidden = findHiddenText(capped);
+  const text = hidden.visible;
   const out = scanText(text, '', allowlist);
-  if (invisible > 0) {
+  if (hidden.tagCount > 0) {
+    out.push({
+      category: 'prompt_injection',
+      points: 50,
+      reason: hidden.tagText
+        ? `prompt hides text in ${hidden.tagCount} invisible Unicode tag characters: "${excerpt(hidden.tagText)}"`
+        : `prompt contains ${hidden.tagCount} invisible Unicode tag characters`,
+    });
+    if (hidden.tagText) out.push(...scanText(hidden.tagText, ' (hidden in Unicode tag characters)', allowlist));
+  }
+  if (hidden.zeroWidthRun > 0) {
+    out.push({
+      category: 'prompt_injection',
+      points: 40,
+      reason: `prompt hides a run of ${hidden.zeroWidthRun} zero-width characters (a message encoded in invisible characters)`,
+    });
+  }
+  if (hidden.controls > 0) {
     out.push({
       category: 'prompt_injection',
       points: 20,
-      reason: `prompt contains ${invisible} invisible Unicode character${invisible === 1 ? '' : 's'} (zero-width or bidi controls) that can hide instructions`,
+      reason: `prompt contains ${hidden.controls} invisible Unicode character${hidden.controls === 1 ? '' : 's'} (zero-width or bidi controls) that can hide instructions`,
     });
   }
   const comment = htmlComment(text);
