@@ -1,6 +1,6 @@
 /** Public surface of the guardrail engine: pure functions over plain data, no Nest, no I/O. */
-export { vetSkill } from './skill-vetting';
-export type { SkillVettingInput } from './skill-vetting';
+export { vetSkill, PROMPT_MODEL_POINTS } from './skill-vetting';
+export type { SkillVettingInput, PromptModelScore } from './skill-vetting';
 export { authorizeAction } from './action-authorization';
 export type { ActionAuthorizeInput } from './action-authorization';
 export { ACTION_THRESHOLDS, MAX_RISK_SCORE, actionForScore } from './guardrail-verdict';
@@ -27,3 +27,4 @@ export {
 } from './guardrail-values';
 export type { GuardrailAction, GuardrailCategory, SkillSource, MaintainerReputation, Permission, ActionType } from './guardrail-values';
 export { PLACEHOLDER_HOME, PLACEHOLDER_WORKSPACE } from './paths/path-normalizer';
+export { promptAttackRuleScores } from './rules/prompt-injection';

@@ -18,6 +18,21 @@ export interface SkillVettingInput {
   maintainerReputation: MaintainerReputation;
 }
 
+/**
+ * What a learned prompt-attack model said of the prompt, computed by the caller (the engine
+ * stays pure): the probability that it is a prompt injection and that it is a jailbreak, the
+ * threshold they were validated at, and the model's id.
+ */
+export interface PromptModelScore {
+  prompt_injection: number;
+  jailbreak: number;
+  threshold: number;
+  model: string;
+}
+
+/** Points of a model finding: 50 (flag) at the threshold, rising to 80 (block) at 1. */
+export const PROMPT_MODEL_POINTS = { atThreshold: 50, atCertainty: 80 } as const;
+
 /** Weights of a dangerous command shown in a prompt (it is never run by vetting itself). */
 export const PROMPT_CODE_POINTS = { critical: 60, high: 40, medium: 20, warnedAgainst: 20 } as const;
 
@@ -29,7 +44,7 @@ const PROMPT_CODE_RULES = new Set(['recursive_delete', 'disk_wipe', 'reverse_she
  * sentences, are only shown, never run (and may be a warning: "never run `rm -rf /`"),
  * so a dangerous command in them weighs PROMPT_CODE_POINTS and never forces a block.
  */
-export function vetSkill(input: SkillVettingInput, policy: ProjectGuardrailPolicy): GuardrailVerdict {
+export function vetSkill(input: SkillVettingInput, policy: ProjectGuardrailPolicy, promptModel?: PromptModelScore | null): GuardrailVerdict {
   const findings: RiskFinding[] = [];
   const source = SKILL_SOURCES[input.source];
   if (source.points > 0) {
@@ -60,8 +75,24 @@ export function vetSkill(input: SkillVettingInput, policy: ProjectGuardrailPolic
     });
   }
   findings.push(...promptInjectionFindings(input.prompt, policy.networkAllowlist));
+  if (promptModel) findings.push(...promptModelFindings(promptModel));
   findings.push(...promptCodeFindings(input.prompt, policy));
   return buildVerdict(findings, policy.requireApprovalScore);
+}
+
+function promptModelFindings(m: PromptModelScore): RiskFinding[] {
+  const p = Math.max(m.prompt_injection, m.jailbreak);
+  if (!(p >= m.threshold)) return [];
+  const { atThreshold, atCertainty } = PROMPT_MODEL_POINTS;
+  const points = Math.round(atThreshold + ((atCertainty - atThreshold) * (p - m.threshold)) / Math.max(1e-9, 1 - m.threshold));
+  const what = m.jailbreak > m.prompt_injection ? 'a jailbreak' : 'a prompt injection';
+  return [
+    {
+      category: 'prompt_injection',
+      points: Math.min(atCertainty, points),
+      reason: `prompt reads as ${what} to the prompt-attack model (${p.toFixed(2)}, threshold ${m.threshold})`,
+    },
+  ];
 }
 
 function promptCodeFindings(prompt: string, policy: ProjectGuardrailPolicy): RiskFinding[] {

@@ -20,6 +20,26 @@ interface Detector {
   find(text: string, allowlist: readonly string[]): string | null;
 }
 
+/** "… without telling the user" hides something, unless the sentence already forbids the
+ * act ("never delete files without asking the user" asks for the opposite). */
+function withoutTelling(text: string): string | null {
+  const re =
+    /\bwithout\s(?:[a-z]{1,12}\s){0,2}?(?:telling|informing|notifying|alerting|asking)\b[^\n]{0,25}?\b(?:the |your )?(?:user|human|operator|owner)s?\b/gi;
+  for (const m of text.matchAll(re)) {
+    const line = text.slice(text.lastIndexOf('\n', m.index) + 1, m.index);
+    if (!/\b(?:never|not|don't|dont|no|must not|mustn't|should not|shouldn't|avoid)\b/i.test(line)) return m[0];
+  }
+  return null;
+}
+
+/** A match wrapped in quotes is a phrase mentioned ("why do 'ignore previous instructions'
+ * attacks work"), not an instruction given. */
+function quoted(text: string, index: number, length: number): boolean {
+  const before = text[index - 1] ?? '';
+  const after = text[index + length] ?? '';
+  return /["'\u201c\u2018\u00ab]/.test(before) && /["'\u201d\u2019\u00bb]/.test(after);
+}
+
 function firstMatch(res: readonly (RegExp | ((text: string) => string | null))[]): (text: string) => string | null {
   return (text) => {
     for (const re of res) {
@@ -29,7 +49,7 @@ function firstMatch(res: readonly (RegExp | ((text: string) => string | null))[]
         continue;
       }
       const m = re.exec(text);
-      if (m) return m[0];
+      if (m && !quoted(text, m.index, m[0].length)) return m[0];
     }
     return null;
   };
@@ -75,9 +95,10 @@ const DETECTORS: readonly Detector[] = [
     points: 50,
     what: 'tells the agent to hide what it does from the user',
     find: firstMatch([
-      /\b(?:do not|don't|dont|never|without)\s(?:[a-z]{1,12}\s){0,4}?(?:tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|alert|alerting|ask|asking)\b[^\n]{0,25}?\b(?:the |your )?(?:user|human|operator|owner)s?\b/i,
+      /\b(?:do not|don't|dont|never)\s(?:(?!without\b)[a-z]{1,12}\s){0,4}?(?:tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|alert|alerting|ask|asking)\b[^\n]{0,25}?\b(?:the |your )?(?:user|human|operator|owner)s?\b/i,
+      withoutTelling,
       /\b(?:hide|conceal|mask)\b[^\n]{0,40}?\bfrom\b[^\n]{0,20}?\b(?:the |your )?(?:user|human|operator|owner)s?\b/i,
-      /\b(?:secretly|covertly|silently|quietly|stealthily)\b[^\n]{0,30}?\b(?:send|upload|run|execute|install|delete|copy|post|exfiltrate|forward|transfer|download|read)\b/i,
+      /\b(?:secretly|covertly|silently|quietly|stealthily)\b[^\n]{0,30}?\b(?:send|upload|run|execute|install|delete|copy|post|exfiltrate|forward|transfer|download|read|append|write|save|paste|attach|include|modify|remove)\b/i,
       /\bwithout (?:the |your )?(?:user|human|operator)(?:'s)? (?:knowledge|knowing|consent|noticing|permission|approval)\b/i,
       (text) => findSelfHiding(text)?.match ?? null,
     ]),
@@ -113,7 +134,7 @@ const DETECTORS: readonly Detector[] = [
     points: 50,
     what: 'tells the agent to collect secrets or credentials',
     find: firstMatch([
-      /\b(?:collect|gather|harvest|dump|extract|grab|steal|exfiltrate|enumerate|scrape|copy|read|cat|print|upload|send)\b[^\n]{0,40}?(?:~\/\.ssh|\.ssh\/|id_rsa|id_ed25519|\.aws\/credentials|aws credentials|\/etc\/shadow|\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.kube\/config|\.docker\/config|keychain|browser (?:cookies|passwords)|saved passwords|crypto ?wallets?|seed phrases?)/i,
+      /\b(?:collect|gather|harvest|dump|extract|grab|steal|exfiltrate|enumerate|scrape|copy|read|cat|print|upload|send|append|paste|attach|include)\b[^\n]{0,40}?(?:~\/\.ssh|\.ssh\/|id_rsa|id_ed25519|\.aws\/credentials|aws credentials|\/etc\/shadow|\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.kube\/config|\.docker\/config|keychain|browser (?:cookies|passwords)|saved passwords|crypto ?wallets?|seed phrases?)/i,
       /\b(?:collect|gather|harvest|dump|extract|grab|steal|send|upload|print|list|read|copy)\b[^\n]{0,30}?\b(?:all|every|any)\b[^\n]{0,15}?\b(?:environment variables|env vars|secrets|api keys|tokens|passwords|credentials|private keys)\b/i,
     ]),
   },
@@ -218,4 +239,20 @@ export function promptInjectionFindings(prompt: string, allowlist: readonly stri
     if (decoded) out.push(...scanText(decoded, ' (inside the hex payload)', allowlist));
   }
   return out;
+}
+
+/** What the rules say of a text as content (POST /v1/check), as scores in [0, 1]: the
+ * prompt-injection points summed, 55 points (one strong finding) reading as 0.91, capped
+ * at 0.95; `jailbreak` from the role-override detector alone. No host is allowlisted. */
+export function promptAttackRuleScores(text: string): { prompt_injection: number; jailbreak: number } {
+  const points = promptInjectionFindings(text).reduce((s, f) => s + f.points, 0);
+  const role = DETECTORS.find((d) => d.id === 'role_override')!;
+  const prepared = text
+    .slice(0, MAX_PROMPT_SCAN)
+    .normalize('NFKC')
+    .replace(/[.!?;](?:\s|$)/g, '\n');
+  return {
+    prompt_injection: Math.min(0.95, points / 55),
+    jailbreak: role.find(prepared, []) ? 0.91 : 0,
+  };
 }

@@ -17,6 +17,8 @@ const PATTERNS: Record<string, readonly string[]> = {
     `${S}(?:users?|humans?|operators?)${E}[^\\n]{0,20}?${S}(?:must|should|may|shall)\\s(?:not|never)\\s(?:know|find out|notice|learn|see|be told|be informed)${E}`,
     `${S}(?:make sure|ensure)\\s(?:that\\s)?(?:the\\s|your\\s)?(?:users?|humans?|operators?)\\s(?:does not|doesn't|do not|don't|won't|will not|never)\\s(?:notice|know|find out|see|learn)${E}`,
     `${S}keep\\s[^\\n]{0,30}?\\s(?:secret|hidden|confidential)\\sfrom\\s(?:the\\s|your\\s)?(?:users?|humans?|operators?)${E}`,
+    `${S}keep\\s(?:this|it|that|these|those|the\\sfollowing(?:\\s\\p{L}{1,12}){0,2})\\sto\\syourself${E}`,
+    `${S}(?:needs?|requires?)\\sno\\smention${E}|${S}no\\sneed\\sto\\s(?:mention|tell|inform|report)${E}[^\\n]{0,40}?${S}(?:users?|humans?|operators?|anyone)${E}`,
   ],
   es: [
     `${S}no\\s(?:le\\s|les\\s|se\\slo\\s|lo\\s)?(?:digas|diga|digan|menciones|mencione|mencionen|informes|informe|reveles|revele|cuentes|cuente|avises|avise|notifiques|notifique|comentes|comente|muestres|muestre)${E}[^\\n]{0,40}?${S}usuari[oa]s?${E}`,
