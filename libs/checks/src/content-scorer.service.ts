@@ -18,6 +18,10 @@ import {
 import { ProviderCache, providerCacheKey } from './provider-cache';
 import { providerChains } from './provider-routing';
 
+/** Categories a provider scores only when a policy asks for them (ScoreRequest.injection):
+ * a prompt-attack pass or call that checks without them never pay for. */
+export const PROMPT_ATTACK_CATEGORIES = ['prompt_injection', 'jailbreak'] as const;
+
 /** What the providers said about one item, before any policy. */
 export interface ScoredItem {
   signals: Record<string, ScoreMap>;
@@ -67,7 +71,8 @@ export class ContentScorer {
   }
 
   scoreText(text: string, language: string, policy?: ParsedPolicy): Promise<ScoredItem> {
-    return this.route({ modality: 'text', text, language }, policy);
+    const injection = policy !== undefined && PROMPT_ATTACK_CATEGORIES.some((c) => getOwn(policy.categories, c) !== undefined);
+    return this.route(injection ? { modality: 'text', text, language, injection } : { modality: 'text', text, language }, policy);
   }
 
   /** The image's pixels, and the text read in it (scored as text) when there is some: the

@@ -50,7 +50,7 @@ export class ProviderCache {
 /** The cache key of one request to one provider (and model): the content as a hash. */
 export function providerCacheKey(provider: string, model: string | undefined, request: ScoreRequest): string {
   const h = createHash('sha256').update(request.modality).update('\0').update(request.language).update('\0');
-  if (request.modality === 'text') h.update(request.text);
+  if (request.modality === 'text') h.update(request.injection ? 'injection\0' : '').update(request.text);
   else h.update(request.image.bytes).update(request.image.format);
   return `${provider}\0${model ?? ''}\0${h.digest('hex')}`;
 }

@@ -175,6 +175,9 @@ export interface GuardrailDecidedV1 {
   /** Identity of the caller: `key:<keyId>` or `session:<tokenId>`. */
   decidedBy: string;
   latency: number;
+  /** Skill vetting under the embedding text model: what the prompt-attack heads said of the
+   * prompt (probabilities, the threshold, the model id); absent under the n-gram model. */
+  promptModel?: { prompt_injection: number; jailbreak: number; threshold: number; model: string };
 }
 
 /** Body of `agent.guardrail.blocked` and `agent.guardrail.approval_required`: the

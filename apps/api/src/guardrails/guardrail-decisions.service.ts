@@ -5,12 +5,14 @@ import { DomainEvent, envelope, GuardrailAlertV1, GuardrailKind, timeOrderedId }
 import {
   authorizeAction,
   GuardrailVerdict,
+  PromptModelScore,
   resolvePolicyWithOrigin,
   validateActionAuthorizeInput,
   validateGuardrailPolicyOverride,
   validateSkillVettingInput,
   vetSkill,
 } from '@cds/guardrails';
+import { LocalTextRuntime } from '@cds/providers';
 import { EventWriter } from '@cds/write-path';
 import { GuardrailPolicies } from './guardrail-policies.service';
 import { assertMayChangePolicy, projectOf } from './project-access';
@@ -31,6 +33,7 @@ export class GuardrailDecisions {
   constructor(
     private readonly policies: GuardrailPolicies,
     private readonly writer: EventWriter,
+    private readonly text: LocalTextRuntime,
   ) {}
 
   async decide(kind: GuardrailKind, p: Principal, body: Record<string, unknown>) {
@@ -43,7 +46,10 @@ export class GuardrailDecisions {
     const inline = hasInline ? validateGuardrailPolicyOverride(body.policy) : null;
     const stored = projectId ? await this.policies.current(p.tenantId, projectId) : null;
     const { policy, origin } = resolvePolicyWithOrigin(inline, stored);
-    const verdict = engine.decide(input as any, policy);
+    // The learned prompt-attack heads read a skill's prompt here (the engine stays pure):
+    // one pass through the heads' layer; none under LOCAL_TEXT_MODEL=ngram (rules alone).
+    const promptModel: PromptModelScore | null = kind === 'skill_vetting' ? await this.text.scorePromptAttack((input as { prompt: string }).prompt) : null;
+    const verdict = engine.decide(input as any, policy, promptModel);
 
     const decisionId = timeOrderedId();
     const alert: GuardrailAlertV1 = { decisionId, projectId, kind, ...verdictFields(verdict) };
@@ -53,6 +59,7 @@ export class GuardrailDecisions {
         request: { ...input },
         policy,
         policyOrigin: origin,
+        ...(promptModel ? { promptModel } : {}),
         decidedBy: principalIdentity(p),
         latency: Math.round((performance.now() - started) * 1000) / 1000,
       }),

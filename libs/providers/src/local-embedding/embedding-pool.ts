@@ -34,7 +34,15 @@ export const DEFAULT_EMBEDDING_QUEUE_LIMIT = 1024;
  * (ModelWorkerPool). Texts submitted together leave together: they wait in the queue and
  * go as one forward pass (embedding-batch.rules.ts) to the idle worker busy least.
  */
-export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, EmbeddingWorkerMessage> {
+/** One text to embed, and the layers whose pooled output it needs (null: the pool's one). */
+interface EmbedJob {
+  text: string;
+  layers: number[] | null;
+}
+
+const sameLayers = (a: number[] | null, b: number[] | null) => (a === null ? b === null : b !== null && a.join() === b.join());
+
+export class EmbeddingPool extends ModelWorkerPool<EmbedJob, Float32Array | Float32Array[], EmbeddingWorkerMessage> {
   readonly model: E5ModelFiles;
   private dimension = 0;
   private engineKernel: 'panels' | 'reference' | undefined;
@@ -94,7 +102,19 @@ export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, Embeddi
    * batch. Rejects at once with TEXT_QUEUE_FULL when the queue is at its limit. */
   embed(text: string): Promise<Float32Array> {
     if (typeof text !== 'string') return Promise.reject(new TypeError(`embed takes a string, got ${typeof text}`));
-    return this.submit(cString(text), true);
+    return this.submit({ text: cString(text), layers: null }, true) as Promise<Float32Array>;
+  }
+
+  /** The L2-normalised pooled output of each of `layers` (encoder layers, strictly
+   * increasing, within the model's 12) for one text, from one forward pass that stops after
+   * the last of them: a head on an intermediate layer costs no second pass beside one on a
+   * later layer, and less than a full pass alone. Ignores the pool's `layers` option. */
+  embedLayers(text: string, layers: readonly number[]): Promise<Float32Array[]> {
+    if (typeof text !== 'string') return Promise.reject(new TypeError(`embedLayers takes a string, got ${typeof text}`));
+    if (layers.length === 0 || !layers.every((l, i) => Number.isInteger(l) && l >= 1 && l <= 12 && (i === 0 || l > layers[i - 1]))) {
+      return Promise.reject(new RangeError(`layers must be strictly increasing integers within 1..12, got [${layers.join(', ')}]`));
+    }
+    return this.submit({ text: cString(text), layers: [...layers] }, true) as Promise<Float32Array[]>;
   }
 
   stats(): EmbeddingPoolStats {
@@ -105,21 +125,31 @@ export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, Embeddi
     };
   }
 
-  protected batchSize(head: readonly string[], idleWorkers: number): number {
+  /** A batch is one forward pass, so it holds only texts that need the same layers. */
+  protected batchSize(head: readonly EmbedJob[], idleWorkers: number): number {
+    let same = 1;
+    while (same < head.length && sameLayers(head[same].layers, head[0].layers)) same++;
     return nextBatchSize(
-      head.map((t) => t.length),
+      head.slice(0, same).map((j) => j.text.length),
       idleWorkers,
       this.limits,
     );
   }
 
-  protected request(id: number, texts: string[]): { message: EmbeddingWorkerRequest } {
-    return { message: { type: 'embed', id, texts } };
+  protected request(id: number, jobs: EmbedJob[]): { message: EmbeddingWorkerRequest } {
+    const layers = jobs[0].layers;
+    const texts = jobs.map((j) => j.text);
+    return { message: layers ? { type: 'embed', id, texts, layers } : { type: 'embed', id, texts } };
   }
 
-  protected outputs(m: Extract<EmbeddingWorkerMessage, { type: 'result' }>, texts: string[]): Float32Array[] {
-    const dim = m.embeddings.length / texts.length;
-    return texts.map((_, i) => m.embeddings.subarray(i * dim, (i + 1) * dim));
+  protected outputs(m: Extract<EmbeddingWorkerMessage, { type: 'result' }>, jobs: EmbedJob[]): (Float32Array | Float32Array[])[] {
+    const layers = jobs[0].layers;
+    const per = m.embeddings.length / jobs.length;
+    const dim = per / (layers?.length ?? 1);
+    return jobs.map((_, i) => {
+      const row = m.embeddings.subarray(i * per, (i + 1) * per);
+      return layers ? layers.map((_l, j) => row.subarray(j * dim, (j + 1) * dim)) : row;
+    });
   }
 
   protected override onReady(_slot: number, m: Extract<EmbeddingWorkerMessage, { type: 'ready' }>): void {

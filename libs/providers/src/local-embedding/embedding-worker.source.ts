@@ -14,11 +14,13 @@ export interface EmbeddingWorkerData {
 }
 
 /** Parent -> worker: one batch of texts, embedded in one forward pass; or the order to
- * free the model and stop. */
-export type EmbeddingWorkerRequest = { type: 'embed'; id: number; texts: string[] } | { type: 'close' };
+ * free the model and stop. `layers`: the pooled output of each of these encoder layers
+ * (strictly increasing; the pass stops after the last), instead of the pool's one. */
+export type EmbeddingWorkerRequest = { type: 'embed'; id: number; texts: string[]; layers?: number[] } | { type: 'close' };
 
-/** Worker -> parent. `embeddings` holds texts.length × dim floats, row-major, L2-normalised;
- * its buffer is transferred, not copied. */
+/** Worker -> parent. `embeddings` holds texts.length × dim floats (× layers.length when the
+ * request named layers: text-major), row-major, L2-normalised; its buffer is transferred,
+ * not copied. */
 export type EmbeddingWorkerMessage =
   | { type: 'ready'; dim: number; fast: boolean }
   | { type: 'init-error'; message: string }
@@ -49,6 +51,7 @@ function main() {
   const e5Free = lib.func('void e5f_free(void *m)');
   const e5Fast = lib.func('int e5f_fast(void)');
   const e5Truncate = lib.func('int e5f_truncate(void *m, int n)');
+  const e5EmbedLayers = lib.func('int e5f_embed_layers(void *m, const char **texts, int n, int is_query, const int *layers, int nl, float *out)');
   let model = e5Load(workerData.weightsPath);
   if (!model) throw new Error('e5f_load could not read ' + workerData.weightsPath);
   if (workerData.layers !== null && e5Truncate(model, workerData.layers) !== workerData.layers) {
@@ -67,8 +70,11 @@ function main() {
     }
     try {
       if (!model) throw new Error('the model was freed');
-      const out = new Float32Array(req.texts.length * dim);
-      const rc = e5EmbedBatch(model, req.texts, req.texts.length, isQuery, out);
+      const layers = req.layers;
+      const out = new Float32Array(req.texts.length * dim * (layers ? layers.length : 1));
+      const rc = layers
+        ? e5EmbedLayers(model, req.texts, req.texts.length, isQuery, Int32Array.from(layers), layers.length, out)
+        : e5EmbedBatch(model, req.texts, req.texts.length, isQuery, out);
       if (rc !== 0) throw new Error('e5f_embed_batch returned ' + rc);
       post({ type: 'result', id: req.id, embeddings: out }, [out.buffer]);
     } catch (err) {

@@ -1,17 +1,19 @@
 import { createHash } from 'crypto';
 import { existsSync, readFileSync } from 'fs';
 import { availableParallelism } from 'os';
-import { join, resolve } from 'path';
+import { dirname, join, resolve } from 'path';
 import { DomainError } from '@cds/errors';
 import { LocalTextClassifier } from '../local-text/local-text.classifier';
 import { LocalTextSignal, foldLocalTextSignals } from '../local-text/local-text.signals';
 import { BatchLimits } from './embedding-batch.rules';
 import { EmbeddingHeadsFile, clearedByCascade, parseEmbeddingHeads, scoreChunks } from './embedding-heads';
+import { InjectionHeadsFile, InjectionScores, injectionScores, parseInjectionHeads } from './injection-heads';
 import { EmbeddingPool, EmbeddingPoolLogLevel, EmbeddingPoolState, EmbeddingPoolStats } from './embedding-pool';
 import { MODELS_FETCH_COMMAND, locateE5Model } from './e5-model-files';
-import { chunkText } from './text-chunks';
+import { ChunkLimits, chunkText } from './text-chunks';
 
 export const EMBEDDING_HEADS_FILE = 'embedding-heads.json';
+export const INJECTION_HEADS_FILE = 'injection-heads.json';
 
 /** model/ beside this file (sources), or the sources' copy when running from dist. */
 export function defaultHeadsPath(): string {
@@ -26,6 +28,9 @@ export interface LocalEmbeddingScorerOptions {
   /** models/e5 by default; what `npm run models:fetch` installs */
   modelDir?: string;
   headsPath?: string;
+  /** the prompt-attack heads (default: injection-heads.json beside the heads file; none
+   * when that file is absent, and the scorer then has no injection signals) */
+  injectionHeadsPath?: string | null;
   /** the n-gram model: scores the signals without a head, and clears confident text
    * in the cascade; default LocalTextClassifier.load() */
   ngram?: LocalTextClassifier;
@@ -38,9 +43,27 @@ export interface LocalEmbeddingScorerOptions {
 
 export type ScorePath = 'embedding' | 'ngram-cleared';
 
+function loadInjectionHeads(path: string | null, weightsSha256: string): { heads: InjectionHeadsFile; id: string } | null {
+  if (path === null || !existsSync(path)) return null;
+  const text = readFileSync(path, 'utf8');
+  const heads = parseInjectionHeads(JSON.parse(text));
+  if (heads.model.weightsSha256 !== weightsSha256) {
+    throw new DomainError(
+      'unavailable',
+      'TEXT_MODEL_MISMATCH',
+      `The installed text embedding model is not the one the prompt-attack heads were trained on: run \`${MODELS_FETCH_COMMAND}\``,
+      `installed weights ${weightsSha256 || '(unknown)'}, ${INJECTION_HEADS_FILE} expects ${heads.model.weightsSha256}`,
+    );
+  }
+  return { heads, id: `multilingual-e5-small-q4-L${heads.model.layer}+injection:${createHash('sha256').update(text).digest('hex').slice(0, 12)}` };
+}
+
+const sameChunks = (a: { chunks: ChunkLimits }, b: { chunks: ChunkLimits }) =>
+  a.chunks.chunkChars === b.chunks.chunkChars && a.chunks.maxChunks === b.chunks.maxChunks;
+
 /** A text's scores, the path that answered and the id of the model on that path. */
 export interface PathScore {
-  signals: Record<LocalTextSignal, number>;
+  signals: Record<LocalTextSignal, number> & Partial<InjectionScores>;
   path: ScorePath;
   model: string;
 }
@@ -76,6 +99,8 @@ export class LocalEmbeddingScorer {
     private readonly pool: EmbeddingPool,
     private readonly ngram: LocalTextClassifier,
     private readonly cascadeOn: boolean,
+    /** the prompt-attack heads and the id they are stored under, or null */
+    readonly injection: { heads: InjectionHeadsFile; id: string } | null,
   ) {}
 
   /** Checks the model and heads, then starts the pool (the model loads in the background:
@@ -96,6 +121,10 @@ export class LocalEmbeddingScorer {
         `installed weights ${model.weightsSha256 || '(unknown)'}, heads expect ${heads.model.package} ${heads.model.version} ${heads.model.weightsSha256}`,
       );
     }
+    const injection = loadInjectionHeads(
+      o.injectionHeadsPath === undefined ? join(dirname(headsPath), INJECTION_HEADS_FILE) : o.injectionHeadsPath,
+      model.weightsSha256,
+    );
     const ngram = o.ngram ?? LocalTextClassifier.load();
     const pool = EmbeddingPool.start(
       {
@@ -107,7 +136,7 @@ export class LocalEmbeddingScorer {
       },
       model,
     );
-    return new LocalEmbeddingScorer(id, heads, pool, ngram, o.cascade !== false && heads.cascade !== null);
+    return new LocalEmbeddingScorer(id, heads, pool, ngram, o.cascade !== false && heads.cascade !== null, injection);
   }
 
   ready(): Promise<void> {
@@ -122,16 +151,49 @@ export class LocalEmbeddingScorer {
 
   /** `score`, plus which path answered (for metrics and evaluation) and the id of its model
    * (stored with the decision). */
-  async scoreWithPath(text: string, language: string): Promise<PathScore> {
+  async scoreWithPath(text: string, language: string, injection = false): Promise<PathScore> {
     const ngram = this.ngram.score(text, language) as Record<LocalTextSignal, number>;
+    const inj = injection ? this.injection : null;
     if (this.cascadeOn && this.heads.cascade && clearedByCascade(foldLocalTextSignals(ngram), this.heads.cascade.clearBelow)) {
       this.cleared++;
-      return this.answer(ngram, 'ngram-cleared');
+      if (!inj) return this.answer(ngram, 'ngram-cleared');
+      return this.answer({ ...ngram, ...(await this.scoreInjection(text)) }, 'ngram-cleared');
     }
     const chunks = chunkText(text, this.heads.chunks);
-    const embeddings = await Promise.all(chunks.map((c) => this.pool.embed(c)));
     this.embedded++;
-    return this.answer(scoreChunks(this.heads.heads, embeddings, ngram), 'embedding');
+    if (!inj || !sameChunks(inj.heads, this.heads)) {
+      const embeddings = await Promise.all(chunks.map((c) => this.pool.embed(c)));
+      const signals = scoreChunks(this.heads.heads, embeddings, ngram);
+      return this.answer(inj ? { ...signals, ...(await this.scoreInjection(text)) } : signals, 'embedding');
+    }
+    // One forward pass gives both: the prompt-attack heads' layer on the way to the last.
+    const last = this.heads.model.layers ?? 12;
+    const tap = inj.heads.model.layer;
+    const layers = [...new Set([tap, last])].sort((a, b) => a - b);
+    const both = await Promise.all(chunks.map((c) => this.pool.embedLayers(c, layers)));
+    const signals = scoreChunks(
+      this.heads.heads,
+      both.map((b) => b[layers.indexOf(last)]),
+      ngram,
+    );
+    const attack = injectionScores(
+      inj.heads,
+      both.map((b) => b[layers.indexOf(tap)]),
+    );
+    return this.answer({ ...signals, ...attack }, 'embedding');
+  }
+
+  /** The prompt-attack heads' probabilities for a text (a pass through the heads' layer
+   * only: no moderation heads); null when this scorer has no such heads. */
+  async scoreInjection(text: string): Promise<InjectionScores | null> {
+    const inj = this.injection;
+    if (!inj) return null;
+    const chunks = chunkText(text, inj.heads.chunks);
+    const embeddings = await Promise.all(chunks.map((c) => this.pool.embedLayers(c, [inj.heads.model.layer])));
+    return injectionScores(
+      inj.heads,
+      embeddings.map((e) => e[0]),
+    );
   }
 
   private answer(signals: Record<LocalTextSignal, number>, path: ScorePath): PathScore {

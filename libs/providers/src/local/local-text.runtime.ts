@@ -1,5 +1,7 @@
 import { DomainError } from '@cds/errors';
 import { ScoreMap } from '@cds/events';
+import { promptAttackRuleScores } from '@cds/guardrails';
+import { InjectionScores } from '../local-embedding/injection-heads';
 import { LocalTextClassifier } from '../local-text/local-text.classifier';
 import { LocalEmbeddingScorer } from '../local-embedding/local-embedding.scorer';
 
@@ -13,7 +15,15 @@ export interface TextScore {
 
 /** The text model as the local provider uses it: LocalTextRuntime, or anything with its shape. */
 export interface TextScorer {
-  score(text: string, language: string): TextScore | Promise<TextScore>;
+  /** `injection`: add the prompt_injection and jailbreak signals (a policy asks for them). */
+  score(text: string, language: string, injection?: boolean): TextScore | Promise<TextScore>;
+}
+
+/** What skill vetting reads of a prompt: the prompt-attack heads' probabilities, the
+ * threshold they were validated at, and the model that gave them. */
+export interface PromptAttackScore extends InjectionScores {
+  threshold: number;
+  model: string;
 }
 
 export interface LocalTextRuntimeOptions {
@@ -86,10 +96,26 @@ export class LocalTextRuntime implements TextScorer {
   /** The scores and the model that answered: the n-gram model under `ngram`, and under
    * `embedding` when the cascade cleared the text. Under `embedding`, failures are 503s:
    * TEXT_MODEL_UNAVAILABLE, TEXT_QUEUE_FULL, TEXT_WORKER_CRASHED. */
-  score(text: string, language: string): TextScore | Promise<TextScore> {
-    if (this.options.kind === 'ngram') return { signals: this.ngram.score(text, language), model: this.ngram.id };
+  score(text: string, language: string, injection = false): TextScore | Promise<TextScore> {
+    if (this.options.kind === 'ngram') {
+      const signals = this.ngram.score(text, language);
+      return { signals: injection ? { ...signals, ...promptAttackRuleScores(text) } : signals, model: this.ngram.id };
+    }
     this.start();
-    return this.embedding!.scoreWithPath(text, language);
+    if (!injection) return this.embedding!.scoreWithPath(text, language);
+    return this.embedding!.scoreWithPath(text, language, true).then(({ signals, model }) => ({ signals: withRules(signals, text), model }));
+  }
+
+  /** The prompt-attack heads on a skill's prompt (one pass through the heads' layer), or
+   * null under `ngram` or without heads: skill vetting then reads the prompt with its
+   * rules alone. Failures are the embedding model's 503s. */
+  async scorePromptAttack(text: string): Promise<PromptAttackScore | null> {
+    if (this.options.kind === 'ngram') return null;
+    this.start();
+    const scorer = this.embedding!;
+    const inj = scorer.injection;
+    const scores = inj ? await scorer.scoreInjection(text) : null;
+    return inj && scores ? { ...scores, threshold: inj.heads.threshold, model: inj.id } : null;
   }
 
   async close(): Promise<void> {
@@ -97,6 +123,17 @@ export class LocalTextRuntime implements TextScorer {
     this.embedding = null;
     await scorer?.close();
   }
+}
+
+/** Under `embedding` the rules still read what a model reads past (invisible characters,
+ * self-hiding steering): each signal is the higher of the head and the rules. */
+function withRules(signals: ScoreMap, text: string): ScoreMap {
+  const rules = promptAttackRuleScores(text);
+  return {
+    ...signals,
+    prompt_injection: Math.max(signals.prompt_injection ?? 0, rules.prompt_injection),
+    jailbreak: Math.max(signals.jailbreak ?? 0, rules.jailbreak),
+  };
 }
 
 /** A missing or mismatched model stops the process: the message says which setting asked

@@ -19,7 +19,11 @@ export interface ImageClassifier {
 
 /** One map for both models: their signal names do not clash except `sexual`, which
  * means the same in both. */
-export const LOCAL_SIGNAL_FOLDING: SignalFolding = Object.freeze({ ...LOCAL_TEXT_SIGNAL_FOLDING });
+export const LOCAL_SIGNAL_FOLDING: SignalFolding = Object.freeze({
+  ...LOCAL_TEXT_SIGNAL_FOLDING,
+  prompt_injection: ['prompt_injection'],
+  jailbreak: ['jailbreak'],
+});
 
 /**
  * The built-in offline provider: the text model LOCAL_TEXT_MODEL picks (the embedding
@@ -39,7 +43,7 @@ export class LocalProvider implements ModerationProvider {
 
   async score(request: ScoreRequest): Promise<ProviderScore> {
     if (request.modality === 'text') {
-      const { signals, model } = await this.text.score(request.text, request.language);
+      const { signals, model } = await this.text.score(request.text, request.language, request.injection === true);
       return { signals, cost: 0, model };
     }
     const classifier = this.images();

@@ -16,7 +16,10 @@ export interface ImageForScoring {
   frameSize: number;
 }
 
-export type ScoreRequest = { modality: 'text'; text: string; language: string } | { modality: 'image'; image: ImageForScoring; language: string };
+/** `injection` (text): the policy asks for the prompt_injection or jailbreak category, so
+ * the provider scores them too (a pass or a call it otherwise saves). */
+export type ScoreRequest =
+  { modality: 'text'; text: string; language: string; injection?: boolean } | { modality: 'image'; image: ImageForScoring; language: string };
 
 /** A provider's answer: raw named signals in [0, 1] and what the call cost (USD). */
 export interface ProviderScore {

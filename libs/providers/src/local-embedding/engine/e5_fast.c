@@ -32,6 +32,12 @@ int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float
 int e5f_truncate(e5f_model *f, int n);
 /* 1 when this build runs the panel kernels, 0 when it delegates to e5.c (no AVX2/FMA) */
 int e5f_fast(void);
+/* Embeds n texts as e5f_embed_batch does, but writes the pooled output of each of the nl
+ * encoder layers in `layers` (strictly increasing, within 1..the model's layers; the pass
+ * stops after the last): out[(i*nl + j)*H] is text i at layer layers[j], L2-normalized.
+ * One forward pass serves a head on an intermediate layer and heads on a later one.
+ * Ignores e5f_truncate. Returns 0 on success, -1 on bad layers. */
+int e5f_embed_layers(e5f_model *f, const char **texts, int n, int is_query, const int *layers, int nl, float *out);
 
 #if !defined(__AVX2__) || !defined(__FMA__)
 /* A CPU without AVX2 and FMA (or a portable build): e5.c's own forward pass. */
@@ -50,6 +56,23 @@ int e5f_truncate(e5f_model *f, int n) {
     return n;
 }
 int e5f_fast(void) { return 0; }
+/* The reference pass has no taps: one pass per requested layer, each truncated there. */
+int e5f_embed_layers(e5f_model *f, const char **texts, int n, int is_query, const int *layers, int nl, float *out) {
+    e5_model *m = (e5_model *)f;
+    int H = m->H, saved = m->NL, rc = 0;
+    for (int j = 0; j < nl; j++)
+        if (layers[j] < 1 || layers[j] > saved || (j > 0 && layers[j] <= layers[j - 1])) return -1;
+    float *one = malloc(sizeof(float) * (size_t)n * H);
+    if (!one) return -2;
+    for (int j = 0; j < nl && !rc; j++) {
+        m->NL = layers[j];
+        rc = e5_embed_batch(m, texts, n, is_query, one);
+        for (int i = 0; i < n && !rc; i++) memcpy(out + ((size_t)i * nl + j) * H, one + (size_t)i * H, sizeof(float) * H);
+    }
+    m->NL = saved;
+    free(one);
+    return rc;
+}
 #else
 int e5f_fast(void) { return 1; }
 
@@ -292,10 +315,23 @@ static void attend(const e5_model *m, const float *q, const float *k, const floa
         }
 }
 
+/* Mean-pools each segment's hidden states x into out[(i*nl + j)*H] (not normalized). */
+static void pool_segments(const float *x, const int *off, int nseg, int H, int nl, int j, float *out) {
+    for (int i = 0; i < nseg; i++) {
+        float *o = out + ((size_t)i * nl + j) * H;
+        for (int c = 0; c < H; c++) o[c] = 0.f;
+        for (int t = off[i]; t < off[i + 1]; t++)
+            for (int c = 0; c < H; c++) o[c] += x[(size_t)t * H + c];
+        float inv = 1.f / (float)(off[i + 1] - off[i]);
+        for (int c = 0; c < H; c++) o[c] *= inv;
+    }
+}
+
 /* One pass over nseg segments (token ids concatenated; segment i is [off[i], off[i+1]),
- * positions restart at 0 in each). Writes each segment's mean-pooled last hidden state
- * (not normalized) to out[i*H]. */
-static int forward_segments(const e5f_model *f, const int *ids, const int *off, int nseg, float *out) {
+ * positions restart at 0 in each), through layers[nl-1] layers. Writes each segment's
+ * mean-pooled hidden state after each layer in `layers` (not normalized) to
+ * out[(i*nl + j)*H]. */
+static int forward_segments(const e5f_model *f, const int *ids, const int *off, int nseg, const int *layers, int nl, float *out) {
     const e5_model *m = f->m;
     int H = m->H, FF = m->FF, T = off[nseg], maxlen = 0;
     for (int i = 0; i < nseg; i++) if (off[i + 1] - off[i] > maxlen) maxlen = off[i + 1] - off[i];
@@ -320,7 +356,7 @@ static int forward_segments(const e5f_model *f, const int *ids, const int *off, 
         }
     add_layernorm(x, NULL, m->eln_w, m->eln_b, T, H, m->eps);
 
-    for (int l = 0; l < f->run_layers; l++) {
+    for (int l = 0, tap = 0; l < layers[nl - 1]; l++) {
         const layer_t *ly = &m->layers[l];
         const panel_layer *pl = &f->layers[l];
         quantize_blocks(x, T, H, aq, ad, as);
@@ -337,14 +373,7 @@ static int forward_segments(const e5f_model *f, const int *ids, const int *off, 
         quantize_blocks(mid, T, FF, aq, ad, as);
         matmul_panels(&pl->fo, aq, ad, as, y, T);
         add_layernorm(x, y, ly->oln_w, ly->oln_b, T, H, m->eps);
-    }
-    for (int i = 0; i < nseg; i++) {
-        float *o = out + (size_t)i * H;
-        for (int j = 0; j < H; j++) o[j] = 0.f;
-        for (int t = off[i]; t < off[i + 1]; t++)
-            for (int j = 0; j < H; j++) o[j] += x[(size_t)t * H + j];
-        float inv = 1.f / (float)(off[i + 1] - off[i]);
-        for (int j = 0; j < H; j++) o[j] *= inv;
+        if (l + 1 == layers[tap]) pool_segments(x, off, nseg, H, nl, tap++, out);
     }
 done:
     free(x); free(q); free(k); free(v); free(ctx); free(y); free(mid); free(prob);
@@ -356,7 +385,7 @@ done:
  * out[n*H], L2-normalized. A text longer than the model's window is cut into windows of
  * MAXP-2 content tokens, each run as <s> window </s>; its embedding is the mean of the
  * windows' pooled vectors weighted by their content lengths. Returns 0 on success. */
-int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float *out) {
+static int embed_layers(e5f_model *f, const char **texts, int n, int is_query, const int *layers, int nl, float *out) {
     const e5_model *m = f->m;
     const char *prefix = is_query ? "query: " : "passage: ";
     int H = m->H, wmax = m->MAXP - 2, rc = 0;
@@ -378,7 +407,7 @@ int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float
     {
         int *off = malloc(sizeof(int) * (size_t)(nwin + 1)), *owner = malloc(sizeof(int) * (size_t)nwin);
         int *weight = malloc(sizeof(int) * (size_t)nwin), *from = malloc(sizeof(int) * (size_t)nwin), *ids = NULL;
-        float *pooled = malloc(sizeof(float) * (size_t)nwin * H);
+        float *pooled = malloc(sizeof(float) * (size_t)nwin * nl * H);
         double *wsum = calloc((size_t)n, sizeof(double));
         int w = 0, T = 0;
         if (!off || !owner || !weight || !from || !pooled || !wsum) rc = -2;
@@ -396,17 +425,20 @@ int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float
                 for (int j = from[wi]; j < from[wi] + off[wi + 1] - off[wi] - 2; j++) ids[t++] = content[owner[wi]][j];
                 ids[t++] = m->tok.eos;
             }
-            rc = forward_segments(f, ids, off, nwin, pooled);
+            rc = forward_segments(f, ids, off, nwin, layers, nl, pooled);
         }
         if (!rc) {
-            for (int i = 0; i < n; i++) memset(out + (size_t)i * H, 0, sizeof(float) * H);
+            memset(out, 0, sizeof(float) * (size_t)n * nl * H);
             for (int wi = 0; wi < nwin; wi++) {
-                float *o = out + (size_t)owner[wi] * H;
-                for (int j = 0; j < H; j++) o[j] += (float)weight[wi] * pooled[(size_t)wi * H + j];
+                for (int l = 0; l < nl; l++) {
+                    float *o = out + ((size_t)owner[wi] * nl + l) * H;
+                    const float *p = pooled + ((size_t)wi * nl + l) * H;
+                    for (int j = 0; j < H; j++) o[j] += (float)weight[wi] * p[j];
+                }
                 wsum[owner[wi]] += weight[wi];
             }
-            for (int i = 0; i < n; i++) {
-                float *o = out + (size_t)i * H, nrm = 0.f, inv = (float)(1.0 / wsum[i]);
+            for (int r = 0; r < n * nl; r++) {
+                float *o = out + (size_t)r * H, nrm = 0.f, inv = (float)(1.0 / wsum[r / nl]);
                 for (int j = 0; j < H; j++) { o[j] *= inv; nrm += o[j] * o[j]; }
                 nrm = 1.f / sqrtf(nrm > 1e-12f ? nrm : 1e-12f);
                 for (int j = 0; j < H; j++) o[j] *= nrm;
@@ -418,5 +450,17 @@ done:
     for (int i = 0; i < n; i++) free(content[i]);
     free(content); free(clen);
     return rc;
+}
+
+int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float *out) {
+    int last = f->run_layers;
+    return embed_layers(f, texts, n, is_query, &last, 1, out);
+}
+
+int e5f_embed_layers(e5f_model *f, const char **texts, int n, int is_query, const int *layers, int nl, float *out) {
+    if (nl < 1) return -1;
+    for (int j = 0; j < nl; j++)
+        if (layers[j] < 1 || layers[j] > f->m->NL || (j > 0 && layers[j] <= layers[j - 1])) return -1;
+    return embed_layers(f, texts, n, is_query, layers, nl, out);
 }
 #endif

