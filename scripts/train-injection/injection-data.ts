@@ -24,6 +24,7 @@ const CAPS: Record<string, number> = {
   'arena benign': 300,
   'msb benign': 900,
   'shared benign': 1200,
+  'awesome benign': 300,
 };
 const rank = (t: string) => createHash('sha1').update(t).digest('hex');
 

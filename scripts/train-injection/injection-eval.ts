@@ -7,27 +7,37 @@
  *   npm run models:fetch
  *   nice npm run eval:injection
  */
-import { INJECTION_CASES } from '../../libs/guardrails/src/corpus/injection-cases';
+import { INJECTION_CASES, InjectionCase } from '../../libs/guardrails/src/corpus/injection-cases';
+import { INJECTION_HOLDOUT_CASES } from '../../libs/guardrails/src/corpus/injection-holdout-cases';
 import { injectionTable, InjectionResult, runInjectionCase } from '../../libs/guardrails/src/corpus/injection-runner';
 import { LocalTextRuntime } from '../../libs/providers/src/local/local-text.runtime';
 
 async function main(): Promise<void> {
   const out = (m: string) => process.stdout.write(`${m}\n`);
-  const rules = INJECTION_CASES.map((c) => runInjectionCase(c));
   const runtime = new LocalTextRuntime({ kind: 'embedding', workers: 1, log: () => undefined });
   await runtime.ready();
+  try {
+    out('# First set (injection-cases.ts)\n');
+    await evaluate(INJECTION_CASES, runtime, out);
+    out('\n# Second set, held out (injection-holdout-cases.ts)\n');
+    await evaluate(INJECTION_HOLDOUT_CASES, runtime, out);
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function evaluate(cases: readonly InjectionCase[], runtime: LocalTextRuntime, out: (m: string) => void): Promise<void> {
+  const rules = cases.map((c) => runInjectionCase(c));
   const withModel: InjectionResult[] = [];
   const ms: number[] = [];
-  try {
-    for (const c of INJECTION_CASES) {
+  {
+    for (const c of cases) {
       const t0 = performance.now();
       const score = await runtime.scorePromptAttack(c.text);
       ms.push(performance.now() - t0);
       if (!score) throw new Error('the local text scorer has no prompt-attack heads (model/injection-heads.json)');
       withModel.push(runInjectionCase(c, score));
     }
-  } finally {
-    await runtime.close();
   }
   ms.sort((a, b) => a - b);
   out(`## Rules alone\n\n${injectionTable(rules, 'family')}\n\n${injectionTable(rules, 'lang')}\n`);

@@ -31,6 +31,11 @@ export function matrix(rows: InjectionRow[], cache: LayerCache, layer: number): 
 /** Rows a head learns from (its attack label and the benign rows), with weights: each
  * source-and-label group weighs √n (so a big benign set does not drown a small one), then
  * positives and negatives weigh the same in total. */
+/** Benign sets in the target domain (instructions addressed to a model that attack nothing):
+ * weighed this many times their share, so the many plain questions do not teach the heads
+ * that any instruction to a model is an attack. */
+const DOMAIN_NEGATIVE_WEIGHT: Record<string, number> = { hardneg: 4, skills: 4, awesome: 2 };
+
 export function headData(rows: InjectionRow[], X: Float32Array, idx: number[], name: HeadName): HeadData {
   const use = idx.filter((i) => rows[i].label === 'benign' || rows[i].label === HEAD_LABEL[name]);
   const groups = new Map<string, number>();
@@ -40,7 +45,7 @@ export function headData(rows: InjectionRow[], X: Float32Array, idx: number[], n
   let pos = 0;
   let neg = 0;
   use.forEach((i, k) => {
-    c[k] = 1 / Math.sqrt(groups.get(`${rows[i].source} ${rows[i].label}`)!);
+    c[k] = (DOMAIN_NEGATIVE_WEIGHT[rows[i].source] ?? 1) / Math.sqrt(groups.get(`${rows[i].source} ${rows[i].label}`)!);
     y[k] = rows[i].label === 'benign' ? 0 : 1;
     if (y[k]) pos += c[k];
     else neg += c[k];
@@ -74,13 +79,6 @@ export function fitCalibrated(rows: InjectionRow[], X: Float32Array, idx: number
   return { head, platt: fitPlatt(z, y, w) };
 }
 
-export function probability(c: Calibrated, X: Float32Array, i: number): number {
-  let z = c.head.b;
-  for (let j = 0; j < DIM; j++) z += c.head.w[j] * X[i * DIM + j];
-  const u = c.platt.a * z + c.platt.b;
-  return 1 / (1 + Math.exp(-u));
-}
-
 export interface FoldResult {
   source: string;
   attacks: number;
@@ -89,23 +87,31 @@ export interface FoldResult {
   flagged: number;
 }
 
-/** Leave one source out: both heads fitted on the others, the left-out source's rows scored
- * by max(prompt_injection, jailbreak) at `threshold`. */
-export function crossSource(rows: InjectionRow[], X: Float32Array, lambda: number, threshold: number): FoldResult[] {
+/** The raw logit of row i. */
+export function logit(head: LinearHead, X: Float32Array, i: number): number {
+  let z = head.b;
+  for (let j = 0; j < DIM; j++) z += head.w[j] * X[i * DIM + j];
+  return z;
+}
+
+/** Leave one source out: both heads fitted on the others (balanced weights, so the decision
+ * boundary is logit 0, the shipped threshold), the left-out source's rows caught when
+ * either head's logit is at or above 0. */
+export function crossSource(rows: InjectionRow[], X: Float32Array, lambda: number): FoldResult[] {
   const sources = [...new Set(rows.map((r) => r.source))];
   return sources.map((source) => {
     const train = rows.map((_, i) => i).filter((i) => rows[i].source !== source);
     const test = rows.map((_, i) => i).filter((i) => rows[i].source === source);
-    const heads = (['prompt_injection', 'jailbreak'] as HeadName[]).map((n) => fitCalibrated(rows, X, train, n, lambda));
+    const heads = (['prompt_injection', 'jailbreak'] as HeadName[]).map((n) => fitHead(headData(rows, X, train, n), { ...DEFAULT_FIT, lambda }));
     const r: FoldResult = { source, attacks: 0, caught: 0, benign: 0, flagged: 0 };
     for (const i of test) {
-      const p = Math.max(...heads.map((h) => probability(h, X, i)));
+      const hit = heads.some((h) => logit(h, X, i) >= 0);
       if (rows[i].label === 'benign') {
         r.benign++;
-        if (p >= threshold) r.flagged++;
+        if (hit) r.flagged++;
       } else {
         r.attacks++;
-        if (p >= threshold) r.caught++;
+        if (hit) r.caught++;
       }
     }
     return r;

@@ -10,6 +10,7 @@
 import { execFileSync } from 'child_process';
 import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
+import { chunkText } from '../../libs/providers/src/local-embedding/text-chunks';
 import { parseCsvObjects, parseDelimited } from '../train-text/csv';
 
 export type InjectionLabel = 'injection' | 'jailbreak' | 'benign';
@@ -88,6 +89,22 @@ export const SOURCES: Record<string, SourceInfo> = {
     files: 'data/xSID-0.7/<lang>.valid.conll (validation split; # text = lines)',
     mapping: 'assistant commands -> benign',
   },
+  skills: {
+    repo: 'anthropics/skills',
+    commit: '9d2f1ae187231d8199c64b5b762e1bdf2244733d',
+    licence: 'Apache-2.0 (only the skill folders whose LICENSE.txt is Apache-2.0; docx, pdf, pptx, xlsx and doc-coauthoring are left out)',
+    files:
+      'skills/<name>/**/*.md of algorithmic-art, brand-guidelines, canvas-design, claude-api (shared/ only), frontend-design, internal-comms, mcp-builder, skill-creator, slack-gif-creator, theme-factory, web-artifacts-builder, webapp-testing',
+    mapping: 'real skill prompts, cut in 2,000-character chunks -> benign',
+  },
+  awesome: {
+    repo: 'f/awesome-chatgpt-prompts',
+    commit: 'aa0cc20aad30d36fe77cc8458005bae2f5819453',
+    licence: 'CC0-1.0',
+    files: 'prompts.csv (field prompt; at this commit, the last under the 4 MiB snapshot limit)',
+    mapping:
+      'role and task prompts people give a model -> benign, except those that name a jailbreak (DAN, developer mode, no restrictions, unfiltered, jailbreak, ignore … instructions), left out',
+  },
   shared: {
     repo: 'shared/data/moderation (xstest, multijail)',
     commit: 'see their SOURCE.txt',
@@ -125,6 +142,20 @@ async function readParquet(bytes: Buffer): Promise<Record<string, unknown>[]> {
 }
 
 const MSB_LANGS: Record<string, string> = { ar: 'ar', de: 'de', en: 'en', fr: 'fr', hi: 'hi', ja: 'ja', ru: 'ru', sp: 'es', zh: 'zh' };
+const APACHE_SKILLS = [
+  'algorithmic-art',
+  'brand-guidelines',
+  'canvas-design',
+  'claude-api',
+  'frontend-design',
+  'internal-comms',
+  'mcp-builder',
+  'skill-creator',
+  'slack-gif-creator',
+  'theme-factory',
+  'web-artifacts-builder',
+  'webapp-testing',
+];
 const XSID_LANGS = ['ar', 'da', 'de', 'en', 'id', 'it', 'ja', 'kk', 'lt', 'nl', 'no', 'sr', 'tr', 'zh'];
 
 /** Every labelled row of every source (deduplicated by text, first label wins). */
@@ -197,6 +228,18 @@ export async function loadInjectionRows(mirror: string, sharedData: string): Pro
   for (const r of parseCsvObjects(readFileSync(join(sharedData, 'xstest', 'xstest_prompts.csv'), 'utf8'))) add(r.prompt, 'benign', 'shared');
   const mj = parseCsvObjects(readFileSync(join(sharedData, 'multijail', 'data', 'MultiJail.csv'), 'utf8'));
   for (const r of mj) for (const lang of ['en', 'zh', 'it', 'ar', 'ko']) if (r[lang]) add(r[lang], 'benign', 'shared', lang);
+
+  for (const dir of APACHE_SKILLS) {
+    for (const f of gitLs(mirror, 'skills', `skills/${dir}`).filter((p) => p.endsWith('.md') && (dir !== 'claude-api' || p.includes('/shared/')))) {
+      for (const chunk of chunkText(gitShow(mirror, 'skills', f))) add(chunk, 'benign', 'skills');
+    }
+  }
+
+  const JAILBREAKY =
+    /\b(?:DAN|jailbr\w*|developer mode|no (?:restrictions|limits|filters|rules)|unfiltered|uncensored|ignore (?:all |any |the )?(?:previous|prior|above)|without (?:any )?(?:restrictions|limitations|censorship))\b/i;
+  for (const r of parseCsvObjects(gitShow(mirror, 'awesome', 'prompts.csv'))) {
+    if (r.prompt && !JAILBREAKY.test(r.prompt)) add(r.prompt, 'benign', 'awesome');
+  }
 
   const seen = new Set<string>();
   return rows.filter((r) => (seen.has(r.text) ? false : (seen.add(r.text), true)));

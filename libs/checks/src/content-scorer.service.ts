@@ -3,7 +3,7 @@ import { AppConfig } from '@cds/config';
 import { Metrics } from '@cds/metrics';
 import { DomainError, invalid } from '@cds/errors';
 import { DecisionPart, ProviderAttempt, ScoreMap } from '@cds/events';
-import { evaluate, getOwn, ParsedPolicy, PolicyEvaluation, setOwn } from '@cds/policy';
+import { evaluate, getOwn, ParsedPolicy, PolicyEvaluation, PROMPT_ATTACK_CATEGORIES, setOwn } from '@cds/policy';
 import {
   ImageForScoring,
   LOCAL_PROVIDER,
@@ -17,10 +17,6 @@ import {
 } from '@cds/providers';
 import { ProviderCache, providerCacheKey } from './provider-cache';
 import { providerChains } from './provider-routing';
-
-/** Categories a provider scores only when a policy asks for them (ScoreRequest.injection):
- * a prompt-attack pass or call that checks without them never pay for. */
-export const PROMPT_ATTACK_CATEGORIES = ['prompt_injection', 'jailbreak'] as const;
 
 /** What the providers said about one item, before any policy. */
 export interface ScoredItem {

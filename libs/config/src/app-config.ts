@@ -523,6 +523,14 @@ export class AppConfig {
   @MinLength(1)
   LLAMAGUARD_API_KEY?: string;
 
+  /** A Prompt Guard classifier the same server serves (e.g. meta-llama/Llama-Prompt-Guard-2-86M):
+   * `llamaguard` then scores prompt_injection and jailbreak through its `/classify` endpoint. */
+  @Transform(emptyAsUnset)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  LLAMAGUARD_PROMPT_GUARD_MODEL?: string;
+
   @IsOptional()
   @Transform(toInt)
   @IsInt()

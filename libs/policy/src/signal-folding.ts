@@ -12,6 +12,11 @@ export const DEFAULT_SIGNAL_FOLDING: SignalFolding = Object.freeze({
   'self-harm': Object.freeze(['self_harm', 'self_harm_intent', 'self_harm_instructions']),
 });
 
+/** Categories beyond the spec's five that providers score only when a policy names them
+ * (ScoreRequest.injection): a prompt-attack pass or call that other checks never pay for.
+ * Not in the default policy. */
+export const PROMPT_ATTACK_CATEGORIES = ['prompt_injection', 'jailbreak'] as const;
+
 /**
  * Provider signals -> category scores. Every signal stays available under its own
  * name (so a policy can threshold `hate_threat` directly), and each category of

@@ -1,7 +1,7 @@
 import { ScoreMap } from '@cds/events';
 import { ImageForScoring, ModerationProvider, ProviderScore, ScoreRequest } from '../port/provider.port';
 import { mergeSignals } from '../port/provider-registry';
-import { AZURE_CATEGORIES, AZURE_PROVIDER, AZURE_SIGNAL_FOLDING, azureSignalsOf } from './azure.signals';
+import { AZURE_CATEGORIES, AZURE_PROVIDER, AZURE_SIGNAL_FOLDING, azureShieldSignalsOf, azureSignalsOf } from './azure.signals';
 import { ExternalCall } from './external-call';
 import { unsupportedInput } from './provider-call.error';
 import { roundCost } from './response-shape';
@@ -27,7 +27,9 @@ const IMAGE_SIDE = { min: 50, max: 7200 };
 /**
  * Azure AI Content Safety: `text:analyze` and `image:analyze` with the subscription key.
  * A text longer than one request takes is cut in 10k-character pieces, scored side by
- * side, and the worst of each signal wins.
+ * side, and the worst of each signal wins. When the policy asks for prompt_injection or
+ * jailbreak (ScoreRequest.injection), each piece then also goes to Prompt Shields
+ * (`text:shieldPrompt`, as the user prompt and as the one document), priced as text too.
  */
 export class AzureContentSafetyProvider implements ModerationProvider {
   readonly name = AZURE_PROVIDER;
@@ -71,7 +73,22 @@ export class AzureContentSafetyProvider implements ModerationProvider {
       ),
     );
     const records = pieces.reduce((n, text) => n + Math.max(1, Math.ceil([...text].length / TEXT_RECORD_CHARS)), 0);
-    return { signals: mergeSignals(...perPiece), cost: roundCost(records * this.options.price.text) };
+    if (!request.injection) return { signals: mergeSignals(...perPiece), cost: roundCost(records * this.options.price.text) };
+    const shields = await this.call.run(() =>
+      Promise.all(
+        pieces.map((text) =>
+          this.call.http.postJson(
+            {
+              url: `${this.root}/text:shieldPrompt?api-version=${AZURE_API_VERSION}`,
+              headers: { 'ocp-apim-subscription-key': this.options.key },
+              body: { userPrompt: text, documents: [text] },
+            },
+            azureShieldSignalsOf,
+          ),
+        ),
+      ),
+    );
+    return { signals: mergeSignals(...perPiece, ...shields), cost: roundCost(2 * records * this.options.price.text) };
   }
 
   private analyze(operation: string, body: unknown, blocklists: readonly string[]): Promise<ScoreMap> {

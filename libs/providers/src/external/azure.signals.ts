@@ -11,13 +11,40 @@ export const AZURE_CATEGORIES = ['Hate', 'SelfHarm', 'Sexual', 'Violence'] as co
 /** Azure category → signal. */
 export const AZURE_SIGNALS: Readonly<Record<string, string>> = Object.freeze({ Hate: 'hate', SelfHarm: 'self_harm', Sexual: 'sexual', Violence: 'violence' });
 
-/** Azure has no harassment category (bullying falls under its Hate); `blocklist` folds nowhere. */
+/** Azure has no harassment category (bullying falls under its Hate); `blocklist` folds nowhere.
+ * Prompt Shields (text:shieldPrompt, asked only when a policy names prompt_injection or
+ * jailbreak): a User Prompt attack covers both jailbreaks and attempts to change the
+ * system's rules, so it folds into both; a Document attack (instructions planted in data)
+ * is a prompt injection. */
 export const AZURE_SIGNAL_FOLDING: SignalFolding = Object.freeze({
   sexual: Object.freeze(['sexual']),
   hate: Object.freeze(['hate']),
   violence: Object.freeze(['violence']),
   'self-harm': Object.freeze(['self_harm']),
+  prompt_injection: Object.freeze(['user_prompt_attack', 'document_attack']),
+  jailbreak: Object.freeze(['user_prompt_attack']),
 });
+
+/**
+ * Signals of a text:shieldPrompt answer for one text sent as both the user prompt and the
+ * one document (we do not know which it is): `user_prompt_attack` and `document_attack`,
+ * 1 when Prompt Shields detected that attack, else 0.
+ */
+export function azureShieldSignalsOf(json: unknown): ScoreMap {
+  const p = AZURE_PROVIDER;
+  const answer = recordAt(p, json, 'answer');
+  const user = recordAt(p, answer.userPromptAnalysis, 'userPromptAnalysis');
+  const docs = listAt(p, answer.documentsAnalysis, 'documentsAnalysis');
+  if (docs.length !== 1) throw badResponse(p, `documentsAnalysis has ${docs.length} entries, 1 was sent`);
+  const detected = (v: unknown, field: string) => {
+    if (typeof v !== 'boolean') throw badResponse(p, `${field} is not a boolean`);
+    return v ? 1 : 0;
+  };
+  return {
+    user_prompt_attack: detected(user.attackDetected, 'userPromptAnalysis.attackDetected'),
+    document_attack: detected(recordAt(p, docs[0], 'documentsAnalysis[0]').attackDetected, 'documentsAnalysis[0].attackDetected'),
+  };
+}
 
 /**
  * Severity (FourSeverityLevels: 0 safe, 2 low, 4 medium, 6 high) → score. Medium maps to

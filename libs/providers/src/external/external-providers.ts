@@ -38,6 +38,7 @@ export type ExternalProvidersConfig = Pick<
   | 'LLAMAGUARD_BASE_URL'
   | 'LLAMAGUARD_MODEL'
   | 'LLAMAGUARD_API_KEY'
+  | 'LLAMAGUARD_PROMPT_GUARD_MODEL'
   | 'LLAMAGUARD_TIMEOUT_MS'
   | 'GOOGLE_VISION_API_KEY'
   | 'GOOGLE_VISION_BASE_URL'
@@ -97,7 +98,13 @@ export function externalProvidersFrom(config: ExternalProvidersConfig, tuning: P
     const apiKey = config.LLAMAGUARD_API_KEY;
     providers.push(
       new LlamaGuardProvider(
-        { baseUrl: config.LLAMAGUARD_BASE_URL, model: config.LLAMAGUARD_MODEL, apiKey, price: price(LLAMAGUARD_PROVIDER, 'text') },
+        {
+          baseUrl: config.LLAMAGUARD_BASE_URL,
+          model: config.LLAMAGUARD_MODEL,
+          apiKey,
+          price: price(LLAMAGUARD_PROVIDER, 'text'),
+          promptGuardModel: config.LLAMAGUARD_PROMPT_GUARD_MODEL,
+        },
         new ExternalCall(LLAMAGUARD_PROVIDER, settings(config.LLAMAGUARD_TIMEOUT_MS), apiKey ? [apiKey] : []),
       ),
     );

@@ -1,6 +1,7 @@
 import { ModerationProvider, ProviderScore, ScoreRequest } from '../port/provider.port';
 import { ExternalCall } from './external-call';
-import { LLAMAGUARD_PROVIDER, LLAMAGUARD_SIGNAL_FOLDING, llamaGuardSignalsOf } from './llamaguard.signals';
+import { mergeSignals } from '../port/provider-registry';
+import { LLAMAGUARD_PROVIDER, LLAMAGUARD_SIGNAL_FOLDING, llamaGuardSignalsOf, promptGuardSignalsOf } from './llamaguard.signals';
 import { unsupportedInput } from './provider-call.error';
 import { roundCost } from './response-shape';
 
@@ -12,6 +13,9 @@ export interface LlamaGuardOptions {
   apiKey?: string;
   /** USD per call. */
   price: number;
+  /** A Prompt Guard classifier the same server serves (e.g. meta-llama/Llama-Prompt-Guard-2-86M),
+   * asked at `/classify` when a policy names prompt_injection or jailbreak. */
+  promptGuardModel?: string;
 }
 
 /** Room for `unsafe` and every hazard code (`S1,S2,...,S14`). */
@@ -22,7 +26,9 @@ const TOP_LOGPROBS = 5;
 /**
  * Llama Guard (3) behind an OpenAI-compatible chat-completions server (vLLM, TGI,
  * llama.cpp...). The content goes as the user turn; the server's chat template for the
- * model wraps it in Llama Guard's prompt. Text only.
+ * model wraps it in Llama Guard's prompt. Text only. With a Prompt Guard model configured
+ * and a policy that names prompt_injection or jailbreak, the text also goes to the server's
+ * classification endpoint (`/classify`).
  */
 export class LlamaGuardProvider implements ModerationProvider {
   readonly name = LLAMAGUARD_PROVIDER;
@@ -30,6 +36,7 @@ export class LlamaGuardProvider implements ModerationProvider {
   readonly folding = LLAMAGUARD_SIGNAL_FOLDING;
   readonly model: string;
   private readonly url: string;
+  private readonly classifyUrl: string;
 
   constructor(
     private readonly options: LlamaGuardOptions,
@@ -37,6 +44,7 @@ export class LlamaGuardProvider implements ModerationProvider {
   ) {
     this.model = options.model;
     this.url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    this.classifyUrl = `${options.baseUrl.replace(/\/+$/, '')}/classify`;
   }
 
   circuitState() {
@@ -55,6 +63,11 @@ export class LlamaGuardProvider implements ModerationProvider {
     };
     const headers: Record<string, string> = this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {};
     const signals = await this.call.run((http) => http.postJson({ url: this.url, headers, body }, llamaGuardSignalsOf));
-    return { signals, cost: roundCost(this.options.price) };
+    const guard = this.options.promptGuardModel;
+    if (!request.injection || !guard) return { signals, cost: roundCost(this.options.price) };
+    const attack = await this.call.run((http) =>
+      http.postJson({ url: this.classifyUrl, headers, body: { model: guard, input: request.text } }, promptGuardSignalsOf),
+    );
+    return { signals: mergeSignals(signals, attack), cost: roundCost(2 * this.options.price) };
   }
 }

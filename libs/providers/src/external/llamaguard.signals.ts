@@ -29,7 +29,28 @@ export const LLAMAGUARD_SIGNAL_FOLDING: SignalFolding = Object.freeze({
   hate: Object.freeze(['s10_hate']),
   violence: Object.freeze(['s1_violent_crimes', 's9_indiscriminate_weapons']),
   'self-harm': Object.freeze(['s11_suicide_self_harm']),
+  prompt_injection: Object.freeze(['prompt_guard_malicious', 'prompt_guard_injection']),
+  jailbreak: Object.freeze(['prompt_guard_malicious', 'prompt_guard_jailbreak']),
 });
+
+/**
+ * Signals of a Prompt Guard answer from a classification endpoint (`/classify`, the
+ * vLLM / SGLang shape: `data[0].probs`, one probability per class). Prompt Guard 2 has two
+ * classes (benign, malicious): `prompt_guard_malicious`, folded into both prompt_injection
+ * and jailbreak. Prompt Guard 1 has three (benign, injection, jailbreak):
+ * `prompt_guard_injection` and `prompt_guard_jailbreak`.
+ */
+export function promptGuardSignalsOf(json: unknown): ScoreMap {
+  const p = LLAMAGUARD_PROVIDER;
+  const data = listAt(p, recordAt(p, json, 'answer').data, 'data');
+  if (data.length !== 1) throw badResponse(p, `data has ${data.length} entries, 1 text was sent`);
+  const probs = listAt(p, recordAt(p, data[0], 'data[0]').probs, 'data[0].probs');
+  if (!probs.every((x) => typeof x === 'number' && x >= 0 && x <= 1)) throw badResponse(p, 'data[0].probs holds a value outside [0, 1]');
+  const [, a, b] = probs as number[];
+  if (probs.length === 2) return { prompt_guard_malicious: a };
+  if (probs.length === 3) return { prompt_guard_injection: a, prompt_guard_jailbreak: b };
+  throw badResponse(p, `data[0].probs has ${probs.length} classes (Prompt Guard has 2 or 3)`);
+}
 
 export interface LlamaGuardVerdict {
   unsafe: boolean;
