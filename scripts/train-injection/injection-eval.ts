@@ -1,8 +1,10 @@
 /**
- * The prompt-attack corpus (libs/guardrails/src/corpus/injection-cases.ts, held out: never
- * trained or tuned on) through skill vetting: rules alone, then rules with the committed
+ * The prompt-attack corpus through skill vetting: rules alone, then rules with the committed
  * heads (model/injection-heads.json) read through the local text scorer as the api does.
  * Prints the per-family and per-language tables written to libs/guardrails/GUARDRAILS.md.
+ * The first set (injection-cases.ts) is the development set: its misses and false alarms are
+ * listed. The second and third sets are held out: only their totals are printed, so that no
+ * one reads their failures and tunes to them.
  *
  *   npm run models:fetch
  *   nice npm run eval:injection
@@ -10,6 +12,7 @@
 import { INJECTION_CASES, InjectionCase } from '../../libs/guardrails/src/corpus/injection-cases';
 import { INJECTION_HOLDOUT_CASES } from '../../libs/guardrails/src/corpus/injection-holdout-cases';
 import { injectionTable, InjectionResult, runInjectionCase } from '../../libs/guardrails/src/corpus/injection-runner';
+import { INJECTION_THIRD_CASES } from '../../libs/guardrails/src/corpus/injection-third-cases';
 import { LocalTextRuntime } from '../../libs/providers/src/local/local-text.runtime';
 
 async function main(): Promise<void> {
@@ -17,16 +20,18 @@ async function main(): Promise<void> {
   const runtime = new LocalTextRuntime({ kind: 'embedding', workers: 1, log: () => undefined });
   await runtime.ready();
   try {
-    out('# First set (injection-cases.ts)\n');
-    await evaluate(INJECTION_CASES, runtime, out);
+    out('# First set, development (injection-cases.ts)\n');
+    await evaluate(INJECTION_CASES, runtime, out, true);
     out('\n# Second set, held out (injection-holdout-cases.ts)\n');
-    await evaluate(INJECTION_HOLDOUT_CASES, runtime, out);
+    await evaluate(INJECTION_HOLDOUT_CASES, runtime, out, false);
+    out('\n# Third set, held out (injection-third-cases.ts)\n');
+    await evaluate(INJECTION_THIRD_CASES, runtime, out, false);
   } finally {
     await runtime.close();
   }
 }
 
-async function evaluate(cases: readonly InjectionCase[], runtime: LocalTextRuntime, out: (m: string) => void): Promise<void> {
+async function evaluate(cases: readonly InjectionCase[], runtime: LocalTextRuntime, out: (m: string) => void, listFailures: boolean): Promise<void> {
   const rules = cases.map((c) => runInjectionCase(c));
   const withModel: InjectionResult[] = [];
   const ms: number[] = [];
@@ -43,6 +48,7 @@ async function evaluate(cases: readonly InjectionCase[], runtime: LocalTextRunti
   out(`## Rules alone\n\n${injectionTable(rules, 'family')}\n\n${injectionTable(rules, 'lang')}\n`);
   out(`## Rules and the prompt-attack heads\n\n${injectionTable(withModel, 'family')}\n\n${injectionTable(withModel, 'lang')}\n`);
   out(`model pass per prompt: p50 ${ms[ms.length >> 1].toFixed(1)} ms, p90 ${ms[Math.floor(ms.length * 0.9)].toFixed(1)} ms (one worker)`);
+  if (!listFailures) return;
   const missed = withModel.filter((r) => r.c.attack && !r.caught).map((r) => `${r.c.id} (${r.c.family})`);
   const flagged = withModel.filter((r) => !r.c.attack && r.caught).map((r) => `${r.c.id} (${r.c.family}): ${r.verdict.reasons.join('; ')}`);
   out(`\nmissed: ${missed.join(', ') || 'none'}\nflagged look-alikes: ${flagged.join(' | ') || 'none'}`);

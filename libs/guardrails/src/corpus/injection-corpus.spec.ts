@@ -1,5 +1,7 @@
 import { INJECTION_CASES } from './injection-cases';
+import { INJECTION_HOLDOUT_CASES } from './injection-holdout-cases';
 import { injectionTable, runInjectionCase } from './injection-runner';
+import { INJECTION_THIRD_CASES } from './injection-third-cases';
 
 /**
  * The prompt-attack corpus under the rules alone (no model: what skill vetting does under
@@ -32,5 +34,23 @@ describe('prompt-attack corpus, rules only', () => {
     const table = injectionTable(results, 'family');
     expect(table).toContain('**all**');
     if (process.env.INJECTION_CORPUS_REPORT === '1') process.stdout.write(`${table}\n\n${injectionTable(results, 'lang')}\n`);
+  });
+});
+
+describe('held-out prompt-attack sets', () => {
+  it('the third set covers 17 languages, 7+ attacks and 8+ look-alikes each, 21+ and 24+ in English', () => {
+    const langs = new Set(INJECTION_THIRD_CASES.map((c) => c.lang));
+    expect(langs.size).toBe(17);
+    for (const l of langs) {
+      const n = (attack: boolean) => INJECTION_THIRD_CASES.filter((c) => c.lang === l && c.attack === attack).length;
+      expect(n(true)).toBeGreaterThanOrEqual(l === 'en' ? 21 : 7);
+      expect(n(false)).toBeGreaterThanOrEqual(l === 'en' ? 24 : 8);
+    }
+  });
+
+  it('ids are unique across the three sets and no text repeats one of another set', () => {
+    const all = [...INJECTION_CASES, ...INJECTION_HOLDOUT_CASES, ...INJECTION_THIRD_CASES];
+    expect(new Set(all.map((c) => c.id)).size).toBe(all.length);
+    expect(new Set(all.map((c) => c.text.toLowerCase())).size).toBe(all.length);
   });
 });
