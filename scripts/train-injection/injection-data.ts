@@ -8,7 +8,12 @@ import { resolve } from 'path';
 import { chunkText } from '../../libs/providers/src/local-embedding/text-chunks';
 import { PROJECT_ROOT } from '../train-text/cli-options';
 import { hardNegatives } from './injection-hard-negatives';
+import { loadMoreRows } from './injection-more-sources';
 import { InjectionRow, loadInjectionRows } from './injection-sources';
+import { writtenRows } from './injection-written';
+import { INJECTION_CASES } from '../../libs/guardrails/src/corpus/injection-cases';
+import { INJECTION_HOLDOUT_CASES } from '../../libs/guardrails/src/corpus/injection-holdout-cases';
+import { INJECTION_THIRD_CASES } from '../../libs/guardrails/src/corpus/injection-third-cases';
 
 export const DEFAULT_MIRROR = '/work/.mirror';
 export const DEFAULT_SHARED = resolve(PROJECT_ROOT, '../shared/data/moderation');
@@ -22,20 +27,25 @@ const CAPS: Record<string, number> = {
   'jbb jailbreak': 300,
   'bipia benign': 150,
   'arena benign': 300,
-  'msb benign': 900,
   'shared benign': 1200,
   'awesome benign': 300,
+  'copilot benign': 700,
 };
 const rank = (t: string) => createHash('sha1').update(t).digest('hex');
 
 export async function trainingRows(mirror = DEFAULT_MIRROR, shared = DEFAULT_SHARED): Promise<InjectionRow[]> {
   const perLang = new Map<string, number>();
-  const rows = [...(await loadInjectionRows(mirror, shared)), ...hardNegatives()].filter((r) => {
-    if (r.source !== 'xsid') return true;
-    const n = perLang.get(r.lang) ?? 0;
-    perLang.set(r.lang, n + 1);
-    return n < XSID_PER_LANG;
-  });
+  const seen = new Set<string>([...INJECTION_CASES, ...INJECTION_HOLDOUT_CASES, ...INJECTION_THIRD_CASES].map((c) => c.text));
+  const all = [...(await loadInjectionRows(mirror, shared)), ...(await loadMoreRows(mirror, shared)), ...hardNegatives(), ...writtenRows()];
+  // The same text twice (first label wins), and a text that is also in a held-out set, are dropped.
+  const rows = all
+    .filter((r) => (seen.has(r.text) ? false : (seen.add(r.text), true)))
+    .filter((r) => {
+      if (r.source !== 'xsid') return true;
+      const n = perLang.get(r.lang) ?? 0;
+      perLang.set(r.lang, n + 1);
+      return n < XSID_PER_LANG;
+    });
   const groups = new Map<string, InjectionRow[]>();
   for (const r of rows) {
     const k = `${r.source} ${r.label}`;

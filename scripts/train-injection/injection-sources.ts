@@ -8,6 +8,7 @@
  * Label mapping (per source): see SOURCES below and model/INJECTION_CARD.md.
  */
 import { execFileSync } from 'child_process';
+import { createHash } from 'crypto';
 import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
 import { chunkText } from '../../libs/providers/src/local-embedding/text-chunks';
@@ -65,15 +66,17 @@ export const SOURCES: Record<string, SourceInfo> = {
     repo: 'Jarviswang94/Multilingual_safety_benchmark',
     commit: '8c55b6a6cda594cd550a4921513238a2dd40eb5a',
     licence: 'Apache-2.0',
-    files: '<lang>/Goal_Hijacking*.csv, <lang>/commonsense.csv for ar de en fr hi ja ru sp(es) zh',
-    mapping: 'Goal_Hijacking -> injection (machine-translated; a translation that dropped the hijack stays, as noise); commonsense -> benign',
+    files: '<lang>/{Goal_Hijacking,Role_Play_Instruction,Prompt_Leaking,commonsense, and 10 harmful-request files}*.csv for ar de en fr hi ja ru sp(es) zh',
+    mapping:
+      "Goal_Hijacking -> injection (machine-translated; a translation that dropped the hijack stays, as noise), a quarter of them also planted in a harmless RTP-LX text of the same language -> injection; Role_Play_Instruction -> jailbreak when the English row asks for a cruel, criminal or hateful role, benign for 44 roles read by hand as ones a model may play (teacher, poet…), else left out; Prompt_Leaking -> benign (talk about prompt-leak attacks) except rows that ask for this model's own prompt (left out); 15 rows of each harmful-request file (crimes, insults, unsafe opinions…) and commonsense -> benign",
   },
   bipia: {
     repo: 'microsoft/BIPIA',
     commit: '1a2a91da6bb12838e05d1b2e54d98e2f37b835f3',
     licence: 'MIT',
-    files: 'benchmark/{email,table}/train.jsonl (field context)',
-    mapping: 'the benign carriers (emails, tables: what a tool returns) -> benign',
+    files: 'benchmark/{email,table,code}/train.jsonl (field context), benchmark/{text,code}_attack_train.json (train splits only)',
+    mapping:
+      'email and table carriers -> benign; each training attack planted twice in a carrier (start, middle or end; once bare when it addresses the answer or is code, once in a framing written here such as "Note to the AI assistant processing this:") -> injection; the task-type attacks (a question, a translation) alone -> benign',
   },
   arena: {
     repo: 'lmarena/arena-hard-auto',
@@ -105,6 +108,27 @@ export const SOURCES: Record<string, SourceInfo> = {
     mapping:
       'role and task prompts people give a model -> benign, except those that name a jailbreak (DAN, developer mode, no restrictions, unfiltered, jailbreak, ignore … instructions), left out',
   },
+  copilot: {
+    repo: 'github/awesome-copilot',
+    commit: 'ab7544d03d4c49fdd07f5958e1888ad39c4118e2',
+    licence: 'MIT (repository; the skills with their own LICENSE are MIT or Apache-2.0)',
+    files: 'agents/*.agent.md, instructions/*.instructions.md, skills/*/SKILL.md (first two 2,000-character chunks)',
+    mapping: 'agent, instruction and skill prompts for coding agents -> benign',
+  },
+  fabric: {
+    repo: 'danielmiessler/fabric',
+    commit: '272f04dd3278f99bee49e94a7747b54708745a5d',
+    licence: 'MIT',
+    files: 'data/patterns/*/system.md (first chunk)',
+    mapping: 'system prompts of task patterns -> benign',
+  },
+  rtplx: {
+    repo: 'shared/data/moderation/rtp_lx (microsoft/RTP-LX @ 206c3ec548b4)',
+    commit: '206c3ec548b4538ec68176dabfadbbd7bfea3c47',
+    licence: 'MIT (KO/PT parts CC-BY-SA-4.0; used to train only, no row committed)',
+    files: 'scoring/acs_results/acs_results_*.json (prompts whose human scores are all at the floor)',
+    mapping: '90 harmless prompts per language, 16 languages -> benign (also the carriers of planted msb hijacks)',
+  },
   shared: {
     repo: 'shared/data/moderation (xstest, multijail)',
     commit: 'see their SOURCE.txt',
@@ -114,19 +138,23 @@ export const SOURCES: Record<string, SourceInfo> = {
   },
 };
 
-function gitShow(mirror: string, key: string, path: string): string {
+export function gitShow(mirror: string, key: string, path: string): string {
   const { repo, commit } = SOURCES[key];
   const dir = join(mirror, repo.replace('/', '+'), 'repo');
   if (!existsSync(dir)) throw new Error(`${repo} is not under ${mirror}: bring it with the search tool's fetch (github:${repo})`);
   return execFileSync('git', ['-C', dir, 'show', `${commit}:${path}`], { maxBuffer: 256 << 20 }).toString('utf8');
 }
 
-function gitLs(mirror: string, key: string, under: string): string[] {
+export function gitLs(mirror: string, key: string, under: string): string[] {
   const { repo, commit } = SOURCES[key];
   const dir = join(mirror, repo.replace('/', '+'), 'repo');
-  return execFileSync('git', ['-C', dir, 'ls-tree', '-r', '--name-only', commit, under]).toString('utf8').split('\n').filter(Boolean);
+  return execFileSync('git', ['-C', dir, 'ls-tree', '-r', '--name-only', commit, ...(under ? [under] : [])], { maxBuffer: 64 << 20 })
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean);
 }
 
+const sha1 = (t: string) => createHash('sha1').update(t).digest('hex');
 const clean = (t: string) => t.replace(/^\uFEFF/, '').trim();
 const GERMAN = /\b(?:und|nicht|ich|sie|der|die|das|ist|wie|ein|eine|mit|für|auf|zu)\b/gi;
 
@@ -141,7 +169,7 @@ async function readParquet(bytes: Buffer): Promise<Record<string, unknown>[]> {
   return parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer });
 }
 
-const MSB_LANGS: Record<string, string> = { ar: 'ar', de: 'de', en: 'en', fr: 'fr', hi: 'hi', ja: 'ja', ru: 'ru', sp: 'es', zh: 'zh' };
+export const MSB_LANGS: Record<string, string> = { ar: 'ar', de: 'de', en: 'en', fr: 'fr', hi: 'hi', ja: 'ja', ru: 'ru', sp: 'es', zh: 'zh' };
 const APACHE_SKILLS = [
   'algorithmic-art',
   'brand-guidelines',
@@ -202,7 +230,11 @@ export async function loadInjectionRows(mirror: string, sharedData: string): Pro
     const hijack = files.find((f) => /Goal_Hijacking[^/]*\.csv$/.test(f));
     const common = files.find((f) => /commonsense\.csv$/.test(f));
     if (hijack) for (const r of parseDelimited(gitShow(mirror, 'msb', hijack))) if (r[0]) add(r[0], 'injection', 'msb', lang);
-    if (common) for (const r of parseDelimited(gitShow(mirror, 'msb', common))) if (r[0]) add(r[0], 'benign', 'msb', lang);
+    // 100 commonsense questions per language (the smallest sha1s), so the other msb benign rows count.
+    if (common) {
+      const qs = parseDelimited(gitShow(mirror, 'msb', common)).map((r) => r[0] ?? '');
+      for (const q of qs.sort((a, b) => (sha1(a) < sha1(b) ? -1 : 1)).slice(0, 100)) add(q, 'benign', 'msb', lang);
+    }
   }
 
   for (const kind of ['email', 'table']) {
