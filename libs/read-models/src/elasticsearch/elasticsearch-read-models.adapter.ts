@@ -1,4 +1,4 @@
-import { Client, estypes } from '@elastic/elasticsearch';
+import { Client, estypes, NodeOptions } from '@elastic/elasticsearch';
 import { LogPosition } from '@cds/event-log';
 import {
   BatchDoc,
@@ -470,8 +470,17 @@ export class ElasticsearchReadModels implements ReadModels, LiveGenerations {
   }
 }
 
-function newClient(o: ElasticsearchReadModelsOptions): Client {
-  return new Client({ node: o.node, requestTimeout: o.requestTimeoutMs ?? 10_000, maxRetries: 1 });
+/**
+ * The client of one process. A request can ask for a shorter timeout than its connection's,
+ * never a longer one: the connection's is also undici's own headers and body timeout, under
+ * every request. So the connection gets index management's patience (ADMIN_REQUEST) and the
+ * document timeout is what each request gets unless it asks otherwise. (Given to the client
+ * as its requestTimeout, it cut every index creation at 10 s on a loaded node.)
+ */
+export function newClient(o: Pick<ElasticsearchReadModelsOptions, 'node' | 'requestTimeoutMs'>): Client {
+  // `timeout` is the transport's connection option, which the client passes on from a node's.
+  const node: NodeOptions & { timeout: number } = { url: new URL(o.node), timeout: ADMIN_REQUEST.requestTimeout };
+  return new Client({ node, requestTimeout: o.requestTimeoutMs ?? 10_000, maxRetries: 1 });
 }
 
 function settingsOf(o: ElasticsearchReadModelsOptions): IndexSettings {
