@@ -32,24 +32,187 @@ int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float
 int e5f_truncate(e5f_model *f, int n);
 /* 1 when this build runs the panel kernels, 0 when it delegates to e5.c (no AVX2/FMA) */
 int e5f_fast(void);
+/* Replaces whole encoder layers with those of an overlay file (format below): fine-tuned
+ * top layers shipped beside the base weights. Every tensor is checked (name, type, size)
+ * before anything changes; on any error the model is left as it was. Returns the number
+ * of layers replaced, or -1 (cannot read), -2 (bad header or dimensions), -3 (bad tensor
+ * table: unknown name, wrong type or size, a layer not whole, data out of the file). */
+int e5f_load_overlay(e5f_model *f, const char *path);
+/* Writes layers [first, first + n) of the model as loaded (overlay included) to an
+ * overlay file. Returns 0, or -1. */
+int e5f_export_overlay(const e5f_model *f, int first, int n, const char *path);
+/* e5.c's own forward pass over the model's current tensors (overlay included): the
+ * reference the panel kernels are tested against. */
+int e5f_embed_batch_reference(e5f_model *f, const char **texts, int n, int is_query, float *out);
+/* The hidden states of one text after its first `layers` encoder layers (layers 0: the
+ * embeddings' layer norm): writes the token ids (<s> … </s>, at most the model's window)
+ * to ids and T × dim floats to states, returns T (or -1 when T > cap or layers is out of
+ * range). The cache of frozen lower layers that fine-tuning the top ones reads. */
+int e5f_hidden_states(e5f_model *f, const char *text, int is_query, int layers, int *ids, float *states, int cap);
+
+/*
+ * Overlay file, little-endian:
+ *   "E5OV" | u32 version = 1 | u32 H | u32 FF | u32 layers of the base | u32 tensors
+ *   tensors × { char name[24] ("l<k>.<q|k|v|ao|fi|fo>.<w|b>", "l<k>.<aln|oln>.<w|b>", k from 0,
+ *              NUL-padded) | u32 type (0 = f32, 2 = Q4_0 blocks as e5.c stores them) |
+ *              u32 elements | u64 byte offset from the file's start }
+ *   then the data. A layer is replaced only whole (its 16 tensors).
+ */
+#define E5F_OV_TENSORS 16
+static const char *const E5F_OV_FIELDS[E5F_OV_TENSORS] = {"q.w", "q.b", "k.w", "k.b", "v.w", "v.b", "ao.w", "ao.b",
+                                                          "aln.w", "aln.b", "fi.w", "fi.b", "fo.w", "fo.b", "oln.w", "oln.b"};
+
+/* the layer_t slot of field i, its type and its element count */
+static const void **ov_slot(layer_t *ly, int i) {
+    const void **s[E5F_OV_TENSORS] = {(const void **)&ly->qw, (const void **)&ly->qb, (const void **)&ly->kw, (const void **)&ly->kb,
+                                      (const void **)&ly->vw, (const void **)&ly->vb, (const void **)&ly->aow, (const void **)&ly->aob,
+                                      (const void **)&ly->aln_w, (const void **)&ly->aln_b, (const void **)&ly->fiw, (const void **)&ly->fib,
+                                      (const void **)&ly->fow, (const void **)&ly->fob, (const void **)&ly->oln_w, (const void **)&ly->oln_b};
+    return s[i];
+}
+static int ov_q4(int i) { return i == 0 || i == 2 || i == 4 || i == 6 || i == 10 || i == 12; }
+static size_t ov_count(const e5_model *m, int i) {
+    size_t H = (size_t)m->H, FF = (size_t)m->FF;
+    if (i == 10 || i == 12) return H * FF;
+    if (ov_q4(i)) return H * H;
+    return i == 11 ? FF : H;
+}
+static size_t ov_bytes(const e5_model *m, int i) { return ov_q4(i) ? ov_count(m, i) / QK * sizeof(block_q4_0) : ov_count(m, i) * 4; }
+
+static int ov_repack(e5f_model *f, int l);
+static int ov_layers(const e5f_model *f);
+
+/* Reads and checks an overlay, then points the layers' tensors at its data (kept for the
+ * model's life). Shared by both builds; ov_repack refreshes the panel copies. */
+static int load_overlay(e5f_model *f, e5_model *m, void **keep, const char *path) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return -1;
+    if (fseek(fp, 0, SEEK_END) != 0) { fclose(fp); return -1; }
+    long size = ftell(fp);
+    if (size < 24 || fseek(fp, 0, SEEK_SET) != 0) { fclose(fp); return size < 0 ? -1 : -2; }
+    uint8_t *buf = (uint8_t *)aligned_alloc(64, ((size_t)size + 63) / 64 * 64);
+    if (!buf) { fclose(fp); return -1; }
+    size_t got = fread(buf, 1, (size_t)size, fp);
+    fclose(fp);
+    if (got != (size_t)size) { free(buf); return -1; }
+    uint32_t hdr[6];
+    memcpy(hdr, buf, sizeof(hdr));
+    int nl = ov_layers(f);
+    if (memcmp(buf, "E5OV", 4) != 0 || hdr[1] != 1 || (int)hdr[2] != m->H || (int)hdr[3] != m->FF || (int)hdr[4] != nl ||
+        hdr[5] == 0 || hdr[5] % E5F_OV_TENSORS != 0 || 24 + (size_t)hdr[5] * 40 > (size_t)size) { free(buf); return -2; }
+    int ntens = (int)hdr[5];
+    const void **ptr = (const void **)calloc((size_t)nl * E5F_OV_TENSORS, sizeof(void *));
+    if (!ptr) { free(buf); return -1; }
+    int rc = 0;
+    for (int t = 0; t < ntens && !rc; t++) {
+        const uint8_t *e = buf + 24 + (size_t)t * 40;
+        char name[25] = {0};
+        memcpy(name, e, 24);
+        uint32_t type, count; uint64_t off;
+        memcpy(&type, e + 24, 4); memcpy(&count, e + 28, 4); memcpy(&off, e + 32, 8);
+        int l = -1, used = 0;
+        if (sscanf(name, "l%d.%n", &l, &used) != 1 || used == 0 || l < 0 || l >= nl) { rc = -3; break; }
+        int i = 0;
+        while (i < E5F_OV_TENSORS && strcmp(name + used, E5F_OV_FIELDS[i]) != 0) i++;
+        if (i == E5F_OV_TENSORS || ptr[(size_t)l * E5F_OV_TENSORS + i] || type != (ov_q4(i) ? 2u : 0u) || count != ov_count(m, i) ||
+            off % 32 != 0 || off > (uint64_t)size || ov_bytes(m, i) > (uint64_t)size - off) { rc = -3; break; }
+        ptr[(size_t)l * E5F_OV_TENSORS + i] = buf + off;
+    }
+    int replaced = 0;
+    for (int l = 0; l < nl && !rc; l++) {
+        int have = 0;
+        for (int i = 0; i < E5F_OV_TENSORS; i++) have += ptr[(size_t)l * E5F_OV_TENSORS + i] != NULL;
+        if (have != 0 && have != E5F_OV_TENSORS) rc = -3;
+        replaced += have == E5F_OV_TENSORS;
+    }
+    if (rc) { free(ptr); free(buf); return rc; }
+    for (int l = 0; l < nl; l++) {
+        if (!ptr[(size_t)l * E5F_OV_TENSORS]) continue;
+        for (int i = 0; i < E5F_OV_TENSORS; i++) *ov_slot(&m->layers[l], i) = ptr[(size_t)l * E5F_OV_TENSORS + i];
+        if (ov_repack(f, l)) { rc = -1; break; }
+    }
+    free(ptr);
+    if (rc) return rc; /* out of memory while repacking: the panels are unusable, so is the model */
+    free(*keep);       /* a second overlay replaces the first one's data */
+    *keep = buf;
+    return replaced;
+}
+
+static int export_overlay(const e5_model *m, int nl, int first, int n, const char *path) {
+    if (first < 0 || n < 1 || first + n > nl) return -1;
+    FILE *fp = fopen(path, "wb");
+    if (!fp) return -1;
+    uint32_t hdr[6] = {0, 1, (uint32_t)m->H, (uint32_t)m->FF, (uint32_t)nl, (uint32_t)(n * E5F_OV_TENSORS)};
+    memcpy(hdr, "E5OV", 4);
+    int ok = fwrite(hdr, 4, 6, fp) == 6;
+    uint64_t off = (24 + (uint64_t)n * E5F_OV_TENSORS * 40 + 31) / 32 * 32;
+    for (int l = first; l < first + n && ok; l++)
+        for (int i = 0; i < E5F_OV_TENSORS && ok; i++) {
+            uint8_t e[40] = {0};
+            snprintf((char *)e, 24, "l%d.%s", l, E5F_OV_FIELDS[i]);
+            uint32_t type = ov_q4(i) ? 2 : 0, count = (uint32_t)ov_count(m, i);
+            memcpy(e + 24, &type, 4); memcpy(e + 28, &count, 4); memcpy(e + 32, &off, 8);
+            ok = fwrite(e, 1, 40, fp) == 40;
+            off = (off + ov_bytes(m, i) + 31) / 32 * 32;
+        }
+    long pos = ftell(fp);
+    static const uint8_t zero[32] = {0};
+    for (int l = first; l < first + n && ok; l++)
+        for (int i = 0; i < E5F_OV_TENSORS && ok; i++) {
+            long pad = (32 - pos % 32) % 32;
+            ok = fwrite(zero, 1, (size_t)pad, fp) == (size_t)pad;
+            layer_t *ly = &m->layers[l];
+            ok = ok && fwrite(*ov_slot(ly, i), 1, ov_bytes(m, i), fp) == ov_bytes(m, i);
+            pos += pad + (long)ov_bytes(m, i);
+        }
+    return fclose(fp) == 0 && ok ? 0 : -1;
+}
 
 #if !defined(__AVX2__) || !defined(__FMA__)
 /* A CPU without AVX2 and FMA (or a portable build): e5.c's own forward pass. */
-e5f_model *e5f_load(const char *path) { return (e5f_model *)e5_load(path); }
-void e5f_free(e5f_model *f) { e5_free((e5_model *)f); }
-int e5f_dim(const e5f_model *f) { return e5_dim((const e5_model *)f); }
+struct e5f_model {
+    e5_model *m;
+    void *overlay; /* the overlay's bytes, or NULL */
+    int nl;        /* the layers the weights file has (m->NL is lowered by e5f_truncate) */
+};
+static int ov_repack(e5f_model *f, int l) { (void)f; (void)l; return 0; }
+static int ov_layers(const e5f_model *f) { return f->nl; }
+e5f_model *e5f_load(const char *path) {
+    e5_model *m = e5_load(path);
+    if (!m) return NULL;
+    e5f_model *f = (e5f_model *)calloc(1, sizeof(e5f_model));
+    if (!f) { e5_free(m); return NULL; }
+    f->m = m;
+    f->nl = m->NL;
+    return f;
+}
+void e5f_free(e5f_model *f) {
+    if (!f) return;
+    e5_free(f->m);
+    free(f->overlay);
+    free(f);
+}
+int e5f_dim(const e5f_model *f) { return e5_dim(f->m); }
 int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float *out) {
-    return e5_embed_batch((e5_model *)f, texts, n, is_query, out);
+    return e5_embed_batch(f->m, texts, n, is_query, out);
 }
 /* e5.c's forward pass runs m->NL layers and nothing else reads NL after the load (its
  * layer table stays allocated whole), so lowering NL truncates that pass too. */
 int e5f_truncate(e5f_model *f, int n) {
-    e5_model *m = (e5_model *)f;
-    if (n < 1 || n > m->NL) return -1;
-    m->NL = n;
+    if (n < 1 || n > f->nl) return -1;
+    f->m->NL = n;
     return n;
 }
 int e5f_fast(void) { return 0; }
+int e5f_load_overlay(e5f_model *f, const char *path) { return load_overlay(f, f->m, &f->overlay, path); }
+int e5f_export_overlay(const e5f_model *f, int first, int n, const char *path) { return export_overlay(f->m, f->nl, first, n, path); }
+int e5f_embed_batch_reference(e5f_model *f, const char **texts, int n, int is_query, float *out) {
+    return e5_embed_batch(f->m, texts, n, is_query, out);
+}
+int e5f_hidden_states(e5f_model *f, const char *text, int is_query, int layers, int *ids, float *states, int cap) {
+    (void)f; (void)text; (void)is_query; (void)layers; (void)ids; (void)states; (void)cap;
+    return -1; /* training-time only: needs the AVX2 build */
+}
 #else
 int e5f_fast(void) { return 1; }
 
@@ -79,6 +242,7 @@ struct e5f_model {
     e5_model *m;
     panel_layer *layers;
     int run_layers;        /* the first run_layers of m->NL run (e5f_truncate) */
+    void *overlay;         /* the overlay's bytes (e5f_load_overlay), or NULL */
 };
 
 static int pack_mat(panel_mat *pm, const block_q4_0 *w, const float *bias, int nout, int nin) {
@@ -117,6 +281,7 @@ void e5f_free(e5f_model *f) {
         }
     free(f->layers);
     e5_free(f->m);
+    free(f->overlay);
     free(f);
 }
 
@@ -259,6 +424,36 @@ e5f_model *e5f_load(const char *path) {
 
 int e5f_dim(const e5f_model *f) { return f->m->H; }
 
+static int ov_layers(const e5f_model *f) { return f->m->NL; }
+
+/* the panel copy of layer l, from the tensors its layer_t now points at */
+static int ov_repack(e5f_model *f, int l) {
+    const e5_model *m = f->m;
+    const layer_t *ly = &m->layers[l];
+    panel_layer *pl = &f->layers[l];
+    free_mat(&pl->q); free_mat(&pl->k); free_mat(&pl->v);
+    free_mat(&pl->ao); free_mat(&pl->fi); free_mat(&pl->fo);
+    memset(pl, 0, sizeof(*pl));
+    int H = m->H, FF = m->FF, rc = 0;
+    rc |= pack_mat(&pl->q, ly->qw, ly->qb, H, H);
+    rc |= pack_mat(&pl->k, ly->kw, ly->kb, H, H);
+    rc |= pack_mat(&pl->v, ly->vw, ly->vb, H, H);
+    rc |= pack_mat(&pl->ao, ly->aow, ly->aob, H, H);
+    rc |= pack_mat(&pl->fi, ly->fiw, ly->fib, FF, H);
+    rc |= pack_mat(&pl->fo, ly->fow, ly->fob, H, FF);
+    return rc;
+}
+
+int e5f_load_overlay(e5f_model *f, const char *path) { return load_overlay(f, f->m, &f->overlay, path); }
+int e5f_export_overlay(const e5f_model *f, int first, int n, const char *path) { return export_overlay(f->m, f->m->NL, first, n, path); }
+int e5f_embed_batch_reference(e5f_model *f, const char **texts, int n, int is_query, float *out) {
+    int nl = f->m->NL;
+    f->m->NL = f->run_layers; /* e5.c runs m->NL layers: the same truncation */
+    int rc = e5_embed_batch(f->m, texts, n, is_query, out);
+    f->m->NL = nl;
+    return rc;
+}
+
 int e5f_truncate(e5f_model *f, int n) {
     if (n < 1 || n > f->m->NL) return -1;
     f->run_layers = n;
@@ -295,7 +490,7 @@ static void attend(const e5_model *m, const float *q, const float *k, const floa
 /* One pass over nseg segments (token ids concatenated; segment i is [off[i], off[i+1]),
  * positions restart at 0 in each). Writes each segment's mean-pooled last hidden state
  * (not normalized) to out[i*H]. */
-static int forward_segments(const e5f_model *f, const int *ids, const int *off, int nseg, float *out) {
+static int forward_segments(const e5f_model *f, const int *ids, const int *off, int nseg, float *out, int nlayers, float *states) {
     const e5_model *m = f->m;
     int H = m->H, FF = m->FF, T = off[nseg], maxlen = 0;
     for (int i = 0; i < nseg; i++) if (off[i + 1] - off[i] > maxlen) maxlen = off[i + 1] - off[i];
@@ -320,7 +515,7 @@ static int forward_segments(const e5f_model *f, const int *ids, const int *off, 
         }
     add_layernorm(x, NULL, m->eln_w, m->eln_b, T, H, m->eps);
 
-    for (int l = 0; l < f->run_layers; l++) {
+    for (int l = 0; l < nlayers; l++) {
         const layer_t *ly = &m->layers[l];
         const panel_layer *pl = &f->layers[l];
         quantize_blocks(x, T, H, aq, ad, as);
@@ -338,7 +533,8 @@ static int forward_segments(const e5f_model *f, const int *ids, const int *off, 
         matmul_panels(&pl->fo, aq, ad, as, y, T);
         add_layernorm(x, y, ly->oln_w, ly->oln_b, T, H, m->eps);
     }
-    for (int i = 0; i < nseg; i++) {
+    if (states) memcpy(states, x, TH * sizeof(float));
+    for (int i = 0; out && i < nseg; i++) {
         float *o = out + (size_t)i * H;
         for (int j = 0; j < H; j++) o[j] = 0.f;
         for (int t = off[i]; t < off[i + 1]; t++)
@@ -396,7 +592,7 @@ int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float
                 for (int j = from[wi]; j < from[wi] + off[wi + 1] - off[wi] - 2; j++) ids[t++] = content[owner[wi]][j];
                 ids[t++] = m->tok.eos;
             }
-            rc = forward_segments(f, ids, off, nwin, pooled);
+            rc = forward_segments(f, ids, off, nwin, pooled, f->run_layers, NULL);
         }
         if (!rc) {
             for (int i = 0; i < n; i++) memset(out + (size_t)i * H, 0, sizeof(float) * H);
@@ -418,5 +614,26 @@ done:
     for (int i = 0; i < n; i++) free(content[i]);
     free(content); free(clen);
     return rc;
+}
+
+int e5f_hidden_states(e5f_model *f, const char *text, int is_query, int layers, int *ids, float *states, int cap) {
+    const e5_model *m = f->m;
+    if (layers < 0 || layers > m->NL) return -1;
+    const char *prefix = is_query ? "query: " : "passage: ";
+    size_t plen = strlen(prefix), tl = strlen(text);
+    char *buf = malloc(plen + tl + 1);
+    int ccap = (int)(plen + tl) + 4, *content = malloc(sizeof(int) * (size_t)ccap);
+    if (!buf || !content) { free(buf); free(content); return -1; }
+    memcpy(buf, prefix, plen); memcpy(buf + plen, text, tl + 1);
+    int n = tok_content(&m->tok, buf, content, ccap);
+    free(buf);
+    if (n > m->MAXP - 2) n = m->MAXP - 2; /* the first window, as a short text's only one */
+    int T = n + 2, off[2] = {0, T};
+    if (T > cap) { free(content); return -1; }
+    ids[0] = m->tok.bos;
+    memcpy(ids + 1, content, sizeof(int) * (size_t)n);
+    ids[T - 1] = m->tok.eos;
+    free(content);
+    return forward_segments(f, ids, off, 1, NULL, layers, states) == 0 ? T : -1;
 }
 #endif
