@@ -33,6 +33,7 @@ import { DEFAULT_LABEL_OPTIONS, DEFAULT_ROW_CAPS, DavidsonOffensive, LabelOption
 import { ensureEmbedded, rowEmbeddings } from './embedding-features';
 import { fitAllHeads } from './embedding-heads-fit';
 import { seedExamples } from './embedding-seeds';
+import { definitionSeedExamples } from './embedding-seeds-v2';
 import { noisyCopies } from './embedding-noise';
 import { DEFAULT_LAMBDAS } from './embedding-lodo';
 import { cascadeRecallLoss, chooseClearBelow, embeddingScored, ngramScored, uniform } from './embedding-scoring';
@@ -65,7 +66,7 @@ async function main(): Promise<void> {
   const corpus = loadCorpus(dataDir, () => undefined);
   const useSeeds = args['no-seeds'] !== 'true';
   const seedWeight = numberArg(args, 'seed-weight', DEFAULT_SEED_WEIGHT);
-  const examples = useSeeds ? [...corpus.examples, ...seedExamples(seedWeight)] : [...corpus.examples];
+  const examples = useSeeds ? [...corpus.examples, ...seedExamples(seedWeight), ...definitionSeedExamples(seedWeight)] : [...corpus.examples];
   const layers = args.layers !== undefined ? numberArg(args, 'layers', 12) : undefined;
   // --overlay <file>: heads over fine-tuned top layers (scripts/train-text/finetune/); the
   // file goes beside the heads, pinned by its sha256
