@@ -3,8 +3,8 @@ import { join } from 'path';
 import { PROJECT_ROOT } from '../cli-options';
 import { DatasetLoader, Example, labels } from './example';
 
-/** Committed with the trainer (not in the shared data folder): data/xsafety/SOURCE.txt. */
-export const XSAFETY_DIR = join(PROJECT_ROOT, 'scripts/train-text/data/xsafety');
+/** Committed with the trainer (not in the shared data folder): datasets/xsafety/SOURCE.txt. */
+export const XSAFETY_DIR = join(PROJECT_ROOT, 'scripts/train-text/datasets/xsafety');
 
 const FILES: [string, string][] = [
   ['ar', 'ar/Insult.csv'],
