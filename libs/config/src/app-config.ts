@@ -293,6 +293,15 @@ export class AppConfig {
   @Max(64)
   TEXT_WORKERS = Math.max(1, os.availableParallelism());
 
+  /** Answers of the text embedding model kept in memory by content (the text trimmed and
+   * in NFC, the model, the language; least recently used out first; ~0.9 KB each): a text
+   * seen again, or sent many times at once, is scored once. 0 turns the cache off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10_000_000)
+  LOCAL_TEXT_CACHE_ENTRIES = 20_000;
+
   /** Read text in images with Tesseract and score it with the text model. */
   @IsIn(['on', 'off'])
   IMAGE_OCR: 'on' | 'off' = 'on';
