@@ -302,6 +302,16 @@ export class AppConfig {
   @Max(10_000_000)
   LOCAL_TEXT_CACHE_ENTRIES = 20_000;
 
+  /** Texts (chunks of up to 2,000 characters) waiting for a text embedding thread beyond
+   * which a check is refused at once: 503 TEXT_QUEUE_FULL with Retry-After (the seconds the
+   * queue takes to drain at the measured pace). Below it, a text waits its turn: late, never
+   * answered by another model. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  TEXT_QUEUE_LIMIT = 1024;
+
   /** Read text in images with Tesseract and score it with the text model. */
   @IsIn(['on', 'off'])
   IMAGE_OCR: 'on' | 'off' = 'on';

@@ -42,6 +42,7 @@ export class ProvidersModule implements OnApplicationBootstrap, OnApplicationShu
               kind: config.LOCAL_TEXT_MODEL,
               workers: config.TEXT_WORKERS,
               cacheEntries: config.LOCAL_TEXT_CACHE_ENTRIES,
+              queueLimit: config.TEXT_QUEUE_LIMIT,
               log: (level, message) => logger[level](message),
             });
           },

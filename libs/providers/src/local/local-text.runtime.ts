@@ -34,6 +34,9 @@ export interface LocalTextRuntimeOptions {
   modelDir?: string;
   /** answers of the embedding model kept by content (0: none); DEFAULT_TEXT_CACHE_ENTRIES */
   cacheEntries?: number;
+  /** texts waiting for an embedding thread beyond which `score` rejects at once with
+   * TEXT_QUEUE_FULL (DEFAULT_EMBEDDING_QUEUE_LIMIT) */
+  queueLimit?: number;
 }
 
 /**
@@ -63,7 +66,9 @@ export class LocalTextRuntime implements TextScorer {
     if (this.options.kind === 'ngram' || this.embedding) return;
     const { workers, log } = this.options;
     log('log', `loading the text embedding model in ${workers} worker thread(s)`);
-    const scorer = startOrExplain(() => LocalEmbeddingScorer.start({ workers, ngram: this.ngram, log, modelDir: this.options.modelDir }));
+    const scorer = startOrExplain(() =>
+      LocalEmbeddingScorer.start({ workers, ngram: this.ngram, log, modelDir: this.options.modelDir, queueLimit: this.options.queueLimit }),
+    );
     this.embedding = scorer;
     scorer.ready().then(
       () => log('log', 'text embedding model ready'),
