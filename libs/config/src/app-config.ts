@@ -293,6 +293,25 @@ export class AppConfig {
   @Max(64)
   TEXT_WORKERS = Math.max(1, os.availableParallelism());
 
+  /** Answers of the text embedding model kept in memory by content (the text trimmed and
+   * in NFC, the model, the language; least recently used out first; ~0.9 KB each): a text
+   * seen again, or sent many times at once, is scored once. 0 turns the cache off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10_000_000)
+  LOCAL_TEXT_CACHE_ENTRIES = 20_000;
+
+  /** Texts (chunks of up to 2,000 characters) waiting for a text embedding thread beyond
+   * which a check is refused at once: 503 TEXT_QUEUE_FULL with Retry-After (the seconds the
+   * queue takes to drain at the measured pace). Below it, a text waits its turn: late, never
+   * answered by another model. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  TEXT_QUEUE_LIMIT = 1024;
+
   /** Read text in images with Tesseract and score it with the text model. */
   @IsIn(['on', 'off'])
   IMAGE_OCR: 'on' | 'off' = 'on';

@@ -1,6 +1,7 @@
 import { Worker } from 'worker_threads';
 import { DomainError } from '@cds/errors';
 import { MAX_CONSECUTIVE_WORKER_CRASHES, respawnDelayMs } from './respawn.rules';
+import { drainSeconds } from './queue-drain.rules';
 
 export type WorkerPoolLogLevel = 'log' | 'warn' | 'error';
 export type WorkerPoolState = 'loading' | 'ready' | 'failed';
@@ -171,13 +172,17 @@ export abstract class ModelWorkerPool<TIn, TOut, TMessage extends { type: string
 
   /** Queues one input. `sameTick`: inputs submitted in the same tick leave together (one
    * batch); otherwise an idle worker takes it at once. Rejects at once when the queue is at
-   * its limit and no worker is idle. */
+   * its limit and no worker is idle, with the seconds the queue takes to drain at the
+   * pool's pace (`retryAfter`). */
   protected submit(input: TIn, sameTick = false): Promise<TOut> {
     const { title, item, codes } = this.kind;
     if (this.closed) return Promise.reject(this.unavailable(`${title} is closed`));
     if (this.failure) return Promise.reject(this.failure);
     if (this.queue.length >= this.queueLimit && !this.idleSlots()[0]) {
-      return Promise.reject(new DomainError('unavailable', codes.queueFull, `${title} is busy`, `${this.queue.length} ${item}s are waiting; retry later`));
+      const retryAfter = drainSeconds(this.queue.length, this.slots);
+      return Promise.reject(
+        new DomainError('unavailable', codes.queueFull, `${title} is busy`, `${this.queue.length} ${item}s are waiting; retry in ${retryAfter} s`, retryAfter),
+      );
     }
     return new Promise<TOut>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });

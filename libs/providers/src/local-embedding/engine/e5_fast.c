@@ -30,6 +30,8 @@ int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float
  * the last): heads trained on a truncated model need the same truncation. Returns n, or -1
  * when n is not within 1..the layers the model has. */
 int e5f_truncate(e5f_model *f, int n);
+/* the encoder layers a pass runs to the end: the model's, or e5f_truncate's */
+int e5f_layers(const e5f_model *f);
 /* 1 when this build runs the panel kernels, 0 when it delegates to e5.c (no AVX2/FMA) */
 int e5f_fast(void);
 /* Replaces whole encoder layers with those of an overlay file (format below): fine-tuned
@@ -168,6 +170,27 @@ static int export_overlay(const e5_model *m, int nl, int first, int n, const cha
     return fclose(fp) == 0 && ok ? 0 : -1;
 }
 
+/* A forward pass in steps, for heads that read an intermediate layer and for early exit:
+ * the texts' hidden states stay in the pass between calls, so texts that continue past a
+ * layer resume from it instead of starting again.
+ *   p = e5f_pass_begin(f, texts, n, is_query);   tokenized and embedded, no layer run
+ *   e5f_pass_run(p, 4, out);    layers 1..4 for every text in the pass; out[i*H]: text i's
+ *                               pooled output of layer 4 (L2-normalized, as e5f_embed_batch)
+ *   e5f_pass_keep(p, ranks, k); only the texts at these ranks continue (ranks among the
+ *                               texts still in the pass, ascending); the others leave
+ *   e5f_pass_run(p, 12, out);   layers 5..12 for those k texts; out[j*H]: the j-th kept
+ *   e5f_pass_end(p);
+ * e5f_embed_batch is begin, run to the last layer (e5f_truncate's), end: the same numbers. */
+typedef struct e5f_pass e5f_pass;
+/* NULL when out of memory */
+e5f_pass *e5f_pass_begin(e5f_model *f, const char **texts, int n, int is_query);
+/* 0 on success; -1 when `layer` is before the layer the pass is at or past the last layer
+ * run (a layer equal to the current one runs nothing and pools again); -2 out of memory */
+int e5f_pass_run(e5f_pass *p, int layer, float *out);
+/* the texts left in the pass, or -1 when the ranks are not ascending within 0..texts-1 */
+int e5f_pass_keep(e5f_pass *p, const int *ranks, int k);
+void e5f_pass_end(e5f_pass *p);
+
 #if !defined(__AVX2__) || !defined(__FMA__)
 /* A CPU without AVX2 and FMA (or a portable build): e5.c's own forward pass. */
 struct e5f_model {
@@ -212,6 +235,46 @@ int e5f_embed_batch_reference(e5f_model *f, const char **texts, int n, int is_qu
 int e5f_hidden_states(e5f_model *f, const char *text, int is_query, int layers, int *ids, float *states, int cap) {
     (void)f; (void)text; (void)is_query; (void)layers; (void)ids; (void)states; (void)cap;
     return -1; /* training-time only: needs the AVX2 build */
+}
+int e5f_layers(const e5f_model *f) { return f->m->NL; }
+
+/* e5.c's forward pass cannot stop and resume: a pass keeps copies of its texts, and each
+ * run computes their embeddings afresh, with e5.c running only the first `layer` layers. */
+struct e5f_pass { e5_model *m; char **texts; int n, is_query, layer; };
+e5f_pass *e5f_pass_begin(e5f_model *f, const char **texts, int n, int is_query) {
+    e5f_pass *p = (e5f_pass *)calloc(1, sizeof(e5f_pass));
+    if (!p) return NULL;
+    p->m = f->m; p->n = n; p->is_query = is_query;
+    p->texts = (char **)calloc((size_t)(n > 0 ? n : 1), sizeof(char *));
+    if (!p->texts) { free(p); return NULL; }
+    for (int i = 0; i < n; i++)
+        if (!(p->texts[i] = strdup(texts[i]))) { e5f_pass_end(p); return NULL; }
+    return p;
+}
+int e5f_pass_run(e5f_pass *p, int layer, float *out) {
+    int nl = p->m->NL;
+    if (layer < p->layer || layer < 1 || layer > nl) return -1;
+    p->m->NL = layer;
+    int rc = e5_embed_batch(p->m, (const char **)p->texts, p->n, p->is_query, out);
+    p->m->NL = nl;
+    p->layer = layer;
+    return rc;
+}
+int e5f_pass_keep(e5f_pass *p, const int *ranks, int k) {
+    for (int j = 0; j < k; j++)
+        if (ranks[j] < 0 || ranks[j] >= p->n || (j > 0 && ranks[j] <= ranks[j - 1])) return -1;
+    for (int i = 0, j = 0; i < p->n; i++) {
+        if (j < k && ranks[j] == i) p->texts[j++] = p->texts[i];
+        else free(p->texts[i]);
+    }
+    p->n = k;
+    return k;
+}
+void e5f_pass_end(e5f_pass *p) {
+    if (!p) return;
+    for (int i = 0; i < p->n; i++) free(p->texts[i]);
+    free(p->texts);
+    free(p);
 }
 #else
 int e5f_fast(void) { return 1; }
@@ -423,6 +486,7 @@ e5f_model *e5f_load(const char *path) {
 }
 
 int e5f_dim(const e5f_model *f) { return f->m->H; }
+int e5f_layers(const e5f_model *f) { return f->run_layers; }
 
 static int ov_layers(const e5f_model *f) { return f->m->NL; }
 
@@ -487,42 +551,103 @@ static void attend(const e5_model *m, const float *q, const float *k, const floa
         }
 }
 
-/* One pass over nseg segments (token ids concatenated; segment i is [off[i], off[i+1]),
- * positions restart at 0 in each). Writes each segment's mean-pooled last hidden state
- * (not normalized) to out[i*H]. */
-static int forward_segments(const e5f_model *f, const int *ids, const int *off, int nseg, float *out, int nlayers, float *states) {
+/* The texts of a pass and their hidden states. A text longer than the model's window is cut
+ * into windows of MAXP-2 content tokens, each run as <s> window </s> (an empty text: one
+ * empty window of weight 1); the windows' tokens are concatenated in x, window w at
+ * [off[w], off[w+1]), positions restarting at 0 in each. */
+struct e5f_pass {
+    const e5f_model *f;
+    int n;          /* texts still in the pass */
+    int nwin;       /* their windows */
+    int layer;      /* encoder layers run so far */
+    int *off;       /* [nwin+1] */
+    int *owner;     /* [nwin] rank of the window's text */
+    int *weight;    /* [nwin] content tokens of the window: its weight in its text's mean */
+    float *x;       /* [off[nwin] * H] */
+};
+
+void e5f_pass_end(e5f_pass *p) {
+    if (!p) return;
+    free(p->off); free(p->owner); free(p->weight); free(p->x);
+    free(p);
+}
+
+e5f_pass *e5f_pass_begin(e5f_model *f, const char **texts, int n, int is_query) {
     const e5_model *m = f->m;
-    int H = m->H, FF = m->FF, T = off[nseg], maxlen = 0;
-    for (int i = 0; i < nseg; i++) if (off[i + 1] - off[i] > maxlen) maxlen = off[i + 1] - off[i];
-    if (maxlen > m->MAXP) return -1;
-    size_t TH = (size_t)T * H;
-    float *x = malloc(TH * 4), *q = malloc(TH * 4), *k = malloc(TH * 4), *v = malloc(TH * 4);
-    float *ctx = malloc(TH * 4), *y = malloc(TH * 4), *mid = malloc((size_t)T * FF * 4);
+    const char *prefix = is_query ? "query: " : "passage: ";
+    int H = m->H, wmax = m->MAXP - 2, nwin = 0, T = 0, ok = 1;
+    size_t plen = strlen(prefix);
+    e5f_pass *p = (e5f_pass *)calloc(1, sizeof(e5f_pass));
+    int **content = calloc((size_t)(n > 0 ? n : 1), sizeof(int *)), *clen = calloc((size_t)(n > 0 ? n : 1), sizeof(int));
+    if (!p || !content || !clen) ok = 0;
+    for (int i = 0; ok && i < n; i++) {
+        size_t tl = strlen(texts[i]);
+        char *buf = malloc(plen + tl + 1);
+        int cap = (int)(plen + tl) + 4;
+        content[i] = malloc(sizeof(int) * (size_t)cap);
+        if (!buf || !content[i]) { free(buf); ok = 0; break; }
+        memcpy(buf, prefix, plen); memcpy(buf + plen, texts[i], tl + 1);
+        clen[i] = tok_content(&m->tok, buf, content[i], cap);
+        free(buf);
+        int w = clen[i] > 0 ? (clen[i] + wmax - 1) / wmax : 1;
+        nwin += w;
+        T += clen[i] + 2 * w;
+    }
+    if (ok) {
+        p->f = f; p->n = n; p->nwin = nwin;
+        p->off = malloc(sizeof(int) * (size_t)(nwin + 1));
+        p->owner = malloc(sizeof(int) * (size_t)(nwin > 0 ? nwin : 1));
+        p->weight = malloc(sizeof(int) * (size_t)(nwin > 0 ? nwin : 1));
+        p->x = malloc(sizeof(float) * ((size_t)T * H > 0 ? (size_t)T * H : 1));
+        ok = p->off && p->owner && p->weight && p->x;
+    }
+    if (ok) {
+        int w = 0, t = 0;
+        for (int i = 0; i < n; i++)
+            for (int a = 0; a == 0 || a < clen[i]; a += wmax) {
+                int b = a + wmax < clen[i] ? a + wmax : clen[i];
+                p->owner[w] = i; p->weight[w] = b - a > 0 ? b - a : 1; p->off[w] = t;
+                /* <s> window </s>: token embedding + position (from 0 in each window) + type */
+                for (int j = -1; j <= b - a; j++, t++) {
+                    int id = j < 0 ? m->tok.bos : j == b - a ? m->tok.eos : content[i][a + j];
+                    float *r = p->x + (size_t)t * H;
+                    deq_row(m->word + (size_t)id * m->nb_word, H, r);
+                    const float *pp = m->pos + (size_t)(t - p->off[w]) * H;
+                    for (int e = 0; e < H; e++) r[e] += pp[e] + m->type[e];
+                }
+                w++;
+            }
+        p->off[nwin] = t;
+        for (int i = 0; i < nwin; i++) if (p->off[i + 1] - p->off[i] > m->MAXP) ok = 0;
+        if (ok) add_layernorm(p->x, NULL, m->eln_w, m->eln_b, t, H, m->eps);
+    }
+    for (int i = 0; content && i < n; i++) free(content[i]);
+    free(content); free(clen);
+    if (!ok) { e5f_pass_end(p); return NULL; }
+    return p;
+}
+
+/* Encoder layers [from, to) over the pass's tokens, in place. */
+static int run_layers(e5f_pass *p, int from, int to) {
+    const e5_model *m = p->f->m;
+    int H = m->H, FF = m->FF, T = p->off[p->nwin], maxlen = 1, nbmax = FF / QK, rc = 0;
+    for (int i = 0; i < p->nwin; i++) if (p->off[i + 1] - p->off[i] > maxlen) maxlen = p->off[i + 1] - p->off[i];
+    size_t TH = (size_t)(T > 0 ? T : 1) * H;
+    float *x = p->x, *q = malloc(TH * 4), *k = malloc(TH * 4), *v = malloc(TH * 4);
+    float *ctx = malloc(TH * 4), *y = malloc(TH * 4), *mid = malloc(TH / H * FF * 4);
     float *prob = malloc((size_t)maxlen * 4);
-    int nbmax = FF / QK;
-    int8_t *aq = malloc((size_t)T * FF);
-    float *ad = malloc((size_t)T * nbmax * 4);
-    int32_t *as = malloc((size_t)T * nbmax * 4);
-    int rc = 0;
-    if (!x || !q || !k || !v || !ctx || !y || !mid || !prob || !aq || !ad || !as) { rc = -2; goto done; }
-
-    for (int i = 0; i < nseg; i++)
-        for (int t = off[i]; t < off[i + 1]; t++) {
-            float *r = x + (size_t)t * H;
-            deq_row(m->word + (size_t)ids[t] * m->nb_word, H, r);
-            const float *pp = m->pos + (size_t)(t - off[i]) * H;
-            for (int j = 0; j < H; j++) r[j] += pp[j] + m->type[j];
-        }
-    add_layernorm(x, NULL, m->eln_w, m->eln_b, T, H, m->eps);
-
-    for (int l = 0; l < nlayers; l++) {
+    int8_t *aq = malloc(TH / H * FF);
+    float *ad = malloc(TH / H * nbmax * 4);
+    int32_t *as = malloc(TH / H * nbmax * 4);
+    if (!q || !k || !v || !ctx || !y || !mid || !prob || !aq || !ad || !as) { rc = -2; goto done; }
+    for (int l = from; l < to; l++) {
         const layer_t *ly = &m->layers[l];
-        const panel_layer *pl = &f->layers[l];
+        const panel_layer *pl = &p->f->layers[l];
         quantize_blocks(x, T, H, aq, ad, as);
         matmul_panels(&pl->q, aq, ad, as, q, T);
         matmul_panels(&pl->k, aq, ad, as, k, T);
         matmul_panels(&pl->v, aq, ad, as, v, T);
-        for (int i = 0; i < nseg; i++) attend(m, q, k, v, ctx, off[i], off[i + 1], prob);
+        for (int i = 0; i < p->nwin; i++) attend(m, q, k, v, ctx, p->off[i], p->off[i + 1], prob);
         quantize_blocks(ctx, T, H, aq, ad, as);
         matmul_panels(&pl->ao, aq, ad, as, y, T);
         add_layernorm(x, y, ly->aln_w, ly->aln_b, T, H, m->eps);
@@ -533,86 +658,75 @@ static int forward_segments(const e5f_model *f, const int *ids, const int *off, 
         matmul_panels(&pl->fo, aq, ad, as, y, T);
         add_layernorm(x, y, ly->oln_w, ly->oln_b, T, H, m->eps);
     }
-    if (states) memcpy(states, x, TH * sizeof(float));
-    for (int i = 0; out && i < nseg; i++) {
-        float *o = out + (size_t)i * H;
-        for (int j = 0; j < H; j++) o[j] = 0.f;
-        for (int t = off[i]; t < off[i + 1]; t++)
-            for (int j = 0; j < H; j++) o[j] += x[(size_t)t * H + j];
-        float inv = 1.f / (float)(off[i + 1] - off[i]);
-        for (int j = 0; j < H; j++) o[j] *= inv;
-    }
 done:
-    free(x); free(q); free(k); free(v); free(ctx); free(y); free(mid); free(prob);
+    free(q); free(k); free(v); free(ctx); free(y); free(mid); free(prob);
     free(aq); free(ad); free(as);
     return rc;
 }
 
+int e5f_pass_run(e5f_pass *p, int layer, float *out) {
+    const int H = p->f->m->H;
+    if (layer < p->layer || layer < 1 || layer > p->f->run_layers) return -1;
+    if (layer > p->layer) {
+        int rc = run_layers(p, p->layer, layer);
+        if (rc) return rc;
+        p->layer = layer;
+    }
+    /* each window's mean hidden state, weighted by its content tokens into its text's
+     * mean, then L2-normalized (the order of e5.c's sums) */
+    double *wsum = calloc((size_t)(p->n > 0 ? p->n : 1), sizeof(double));
+    float *mean = malloc(sizeof(float) * H);
+    if (!wsum || !mean) { free(wsum); free(mean); return -2; }
+    for (int i = 0; i < p->n; i++) memset(out + (size_t)i * H, 0, sizeof(float) * H);
+    for (int w = 0; w < p->nwin; w++) {
+        float *o = out + (size_t)p->owner[w] * H, inv = 1.f / (float)(p->off[w + 1] - p->off[w]);
+        for (int j = 0; j < H; j++) mean[j] = 0.f;
+        for (int t = p->off[w]; t < p->off[w + 1]; t++)
+            for (int j = 0; j < H; j++) mean[j] += p->x[(size_t)t * H + j];
+        for (int j = 0; j < H; j++) o[j] += (float)p->weight[w] * (mean[j] * inv);
+        wsum[p->owner[w]] += p->weight[w];
+    }
+    for (int i = 0; i < p->n; i++) {
+        float *o = out + (size_t)i * H, nrm = 0.f, inv = (float)(1.0 / wsum[i]);
+        for (int j = 0; j < H; j++) { o[j] *= inv; nrm += o[j] * o[j]; }
+        nrm = 1.f / sqrtf(nrm > 1e-12f ? nrm : 1e-12f);
+        for (int j = 0; j < H; j++) o[j] *= nrm;
+    }
+    free(mean);
+    free(wsum);
+    return 0;
+}
+
+int e5f_pass_keep(e5f_pass *p, const int *ranks, int k) {
+    const int H = p->f->m->H;
+    for (int j = 0; j < k; j++)
+        if (ranks[j] < 0 || ranks[j] >= p->n || (j > 0 && ranks[j] <= ranks[j - 1])) return -1;
+    /* windows of kept texts slide down in order (a destination never passes its source) */
+    int w2 = 0, t2 = 0, j = 0;
+    for (int w = 0; w < p->nwin; w++) {
+        int r = p->owner[w];
+        while (j < k && ranks[j] < r) j++;
+        if (j >= k || ranks[j] != r) continue;
+        int len = p->off[w + 1] - p->off[w];
+        memmove(p->x + (size_t)t2 * H, p->x + (size_t)p->off[w] * H, sizeof(float) * (size_t)len * H);
+        p->owner[w2] = j; p->weight[w2] = p->weight[w]; p->off[w2] = t2;
+        t2 += len; w2++;
+    }
+    p->off[w2] = t2;
+    p->nwin = w2;
+    p->n = k;
+    return k;
+}
+
 /* Embeds n texts (the "query: " or "passage: " prefix added, as e5.c does) into
- * out[n*H], L2-normalized. A text longer than the model's window is cut into windows of
- * MAXP-2 content tokens, each run as <s> window </s>; its embedding is the mean of the
- * windows' pooled vectors weighted by their content lengths. Returns 0 on success. */
+ * out[n*H], L2-normalized: the pooled output of the last layer run. A text's embedding is
+ * the mean of its windows' pooled vectors weighted by their content lengths. Returns 0 on
+ * success. */
 int e5f_embed_batch(e5f_model *f, const char **texts, int n, int is_query, float *out) {
-    const e5_model *m = f->m;
-    const char *prefix = is_query ? "query: " : "passage: ";
-    int H = m->H, wmax = m->MAXP - 2, rc = 0;
-    size_t plen = strlen(prefix);
-    int **content = calloc((size_t)n, sizeof(int *)), *clen = calloc((size_t)n, sizeof(int));
-    int nwin = 0;
-    if (!content || !clen) { free(content); free(clen); return -2; }
-    for (int i = 0; i < n; i++) {
-        size_t tl = strlen(texts[i]);
-        char *buf = malloc(plen + tl + 1);
-        int cap = (int)(plen + tl) + 4;
-        content[i] = malloc(sizeof(int) * (size_t)cap);
-        if (!buf || !content[i]) { free(buf); rc = -2; goto done; }
-        memcpy(buf, prefix, plen); memcpy(buf + plen, texts[i], tl + 1);
-        clen[i] = tok_content(&m->tok, buf, content[i], cap);
-        free(buf);
-        nwin += clen[i] > 0 ? (clen[i] + wmax - 1) / wmax : 1;
-    }
-    {
-        int *off = malloc(sizeof(int) * (size_t)(nwin + 1)), *owner = malloc(sizeof(int) * (size_t)nwin);
-        int *weight = malloc(sizeof(int) * (size_t)nwin), *from = malloc(sizeof(int) * (size_t)nwin), *ids = NULL;
-        float *pooled = malloc(sizeof(float) * (size_t)nwin * H);
-        double *wsum = calloc((size_t)n, sizeof(double));
-        int w = 0, T = 0;
-        if (!off || !owner || !weight || !from || !pooled || !wsum) rc = -2;
-        /* window w: content tokens [from[w], from[w] + weight[w]) of text owner[w] (an empty
-         * text has one empty window, weight 1), run as <s> window </s> at ids[off[w]] */
-        for (int i = 0; !rc && i < n; i++)
-            for (int a = 0; a == 0 || a < clen[i]; a += wmax) {
-                int b = a + wmax < clen[i] ? a + wmax : clen[i];
-                owner[w] = i; from[w] = a; weight[w] = b - a > 0 ? b - a : 1; off[w] = T; T += b - a + 2; w++;
-            }
-        if (!rc) { off[nwin] = T; ids = malloc(sizeof(int) * (size_t)T); if (!ids) rc = -2; }
-        if (!rc) {
-            for (int wi = 0, t = 0; wi < nwin; wi++) {
-                ids[t++] = m->tok.bos;
-                for (int j = from[wi]; j < from[wi] + off[wi + 1] - off[wi] - 2; j++) ids[t++] = content[owner[wi]][j];
-                ids[t++] = m->tok.eos;
-            }
-            rc = forward_segments(f, ids, off, nwin, pooled, f->run_layers, NULL);
-        }
-        if (!rc) {
-            for (int i = 0; i < n; i++) memset(out + (size_t)i * H, 0, sizeof(float) * H);
-            for (int wi = 0; wi < nwin; wi++) {
-                float *o = out + (size_t)owner[wi] * H;
-                for (int j = 0; j < H; j++) o[j] += (float)weight[wi] * pooled[(size_t)wi * H + j];
-                wsum[owner[wi]] += weight[wi];
-            }
-            for (int i = 0; i < n; i++) {
-                float *o = out + (size_t)i * H, nrm = 0.f, inv = (float)(1.0 / wsum[i]);
-                for (int j = 0; j < H; j++) { o[j] *= inv; nrm += o[j] * o[j]; }
-                nrm = 1.f / sqrtf(nrm > 1e-12f ? nrm : 1e-12f);
-                for (int j = 0; j < H; j++) o[j] *= nrm;
-            }
-        }
-        free(off); free(owner); free(weight); free(from); free(pooled); free(ids); free(wsum);
-    }
-done:
-    for (int i = 0; i < n; i++) free(content[i]);
-    free(content); free(clen);
+    e5f_pass *p = e5f_pass_begin(f, texts, n, is_query);
+    if (!p) return -2;
+    int rc = e5f_pass_run(p, f->run_layers, out);
+    e5f_pass_end(p);
     return rc;
 }
 
@@ -628,12 +742,19 @@ int e5f_hidden_states(e5f_model *f, const char *text, int is_query, int layers, 
     int n = tok_content(&m->tok, buf, content, ccap);
     free(buf);
     if (n > m->MAXP - 2) n = m->MAXP - 2; /* the first window, as a short text's only one */
-    int T = n + 2, off[2] = {0, T};
+    int T = n + 2;
     if (T > cap) { free(content); return -1; }
     ids[0] = m->tok.bos;
     memcpy(ids + 1, content, sizeof(int) * (size_t)n);
     ids[T - 1] = m->tok.eos;
     free(content);
-    return forward_segments(f, ids, off, 1, NULL, layers, states) == 0 ? T : -1;
+    /* the pass's first window is these T tokens; the others (a long text's) are left out */
+    e5f_pass *p = e5f_pass_begin(f, &text, 1, is_query);
+    if (!p) return -1;
+    int rc = p->off[1] == T ? 0 : -1;
+    if (!rc) { p->nwin = 1; rc = run_layers(p, 0, layers); }
+    if (!rc) memcpy(states, p->x, sizeof(float) * (size_t)T * m->H);
+    e5f_pass_end(p);
+    return rc == 0 ? T : -1;
 }
 #endif
