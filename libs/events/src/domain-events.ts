@@ -150,12 +150,14 @@ export interface KeyRevokedV1 {
 export type GuardrailKind = 'skill_vetting' | 'action_authorization';
 export type GuardrailActionName = 'allow' | 'warn' | 'flag' | 'block';
 
-/** The four fields of the spec's Project guardrail policy, as stored on the log. */
+/** The four fields of the spec's Project guardrail policy, as stored on the log, and our optional ones. */
 export interface GuardrailPolicyData {
   sensitivePathPrefixes: string[];
   networkAllowlist: string[];
   blockShellPatterns: string[];
   requireApprovalScore: number;
+  /** Absent on versions that do not set it (and on every version written before it existed). */
+  systemZones?: { add: string[]; exempt: string[] };
 }
 
 export interface GuardrailDecidedV1 {

@@ -7,7 +7,7 @@ export { ACTION_THRESHOLDS, MAX_RISK_SCORE, actionForScore } from './guardrail-v
 export type { GuardrailVerdict } from './guardrail-verdict';
 
 export { DEFAULT_GUARDRAIL_POLICY, resolvePolicy, resolvePolicyWithOrigin } from './guardrail-policy';
-export type { ProjectGuardrailPolicy, GuardrailPolicyOverride, PolicyLevel, ResolvedGuardrailPolicy } from './guardrail-policy';
+export type { ProjectGuardrailPolicy, GuardrailPolicyOverride, PolicyLevel, ResolvedGuardrailPolicy, SystemZonesPolicy } from './guardrail-policy';
 
 export { validateGuardrailPolicy, validateGuardrailPolicyOverride } from './guardrail-policy.validator';
 export { validateSkillVettingInput, validateActionAuthorizeInput } from './guardrail-input.validator';
