@@ -177,6 +177,13 @@ export interface GuardrailDecidedV1 {
   /** Identity of the caller: `key:<keyId>` or `session:<tokenId>`. */
   decidedBy: string;
   latency: number;
+  /** Skill vetting: the skill and the hash of its content (prompt and permissions), which pins it. */
+  skill?: GuardrailSkillRef;
+}
+
+export interface GuardrailSkillRef {
+  skillId: string;
+  contentHash: string;
 }
 
 /** Body of `agent.guardrail.blocked` and `agent.guardrail.approval_required`: the

@@ -106,6 +106,7 @@ export const GUARDRAIL_CATEGORIES = {
   obfuscated_command: { cap: 40, meaning: 'command hides what it runs or is too complex to analyse fully' },
   system_change: { cap: 100, meaning: 'a system zone is written, deleted, emptied, mounted or has its permissions changed' },
   process_control: { cap: 100, meaning: 'system processes or services are killed or stopped' },
+  skill_changed: { cap: 50, meaning: 'the skill prompt or permissions changed since the skill was vetted' },
 } as const;
 export type GuardrailCategory = keyof typeof GUARDRAIL_CATEGORIES;
 

@@ -1,6 +1,8 @@
 /** Public surface of the guardrail engine: pure functions over plain data, no Nest, no I/O. */
 export { vetSkill } from './skill-vetting';
 export type { SkillVettingInput } from './skill-vetting';
+export { skillContentHash } from './skill-pinning';
+export type { PinnedSkill } from './skill-pinning';
 export { authorizeAction } from './action-authorization';
 export type { ActionAuthorizeInput } from './action-authorization';
 export { ACTION_THRESHOLDS, MAX_RISK_SCORE, actionForScore } from './guardrail-verdict';
