@@ -150,12 +150,14 @@ export interface KeyRevokedV1 {
 export type GuardrailKind = 'skill_vetting' | 'action_authorization';
 export type GuardrailActionName = 'allow' | 'warn' | 'flag' | 'block';
 
-/** The four fields of the spec's Project guardrail policy, as stored on the log. */
+/** The four fields of the spec's Project guardrail policy, as stored on the log, and our optional ones. */
 export interface GuardrailPolicyData {
   sensitivePathPrefixes: string[];
   networkAllowlist: string[];
   blockShellPatterns: string[];
   requireApprovalScore: number;
+  /** Absent on versions that do not set it (and on every version written before it existed). */
+  systemZones?: { add: string[]; exempt: string[] };
 }
 
 export interface GuardrailDecidedV1 {
@@ -175,6 +177,13 @@ export interface GuardrailDecidedV1 {
   /** Identity of the caller: `key:<keyId>` or `session:<tokenId>`. */
   decidedBy: string;
   latency: number;
+  /** Skill vetting: the skill and the hash of its content (prompt and permissions), which pins it. */
+  skill?: GuardrailSkillRef;
+}
+
+export interface GuardrailSkillRef {
+  skillId: string;
+  contentHash: string;
 }
 
 /** Body of `agent.guardrail.blocked` and `agent.guardrail.approval_required`: the

@@ -20,6 +20,7 @@ export {
   GuardrailKind,
   GuardrailActionName,
   GuardrailPolicyData,
+  GuardrailSkillRef,
   GuardrailDecidedV1,
   GuardrailAlertV1,
   GuardrailPolicyVersionV1,
