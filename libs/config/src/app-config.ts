@@ -297,6 +297,11 @@ export class AppConfig {
   @IsIn(['on', 'off'])
   IMAGE_OCR: 'on' | 'off' = 'on';
 
+  /** Which OCR engine reads images: `auto` (the tesseract binary when it runs, else
+   * tesseract.js, Tesseract in WebAssembly from npm), or one of them only. */
+  @IsIn(['auto', 'tesseract', 'tesseract.js'])
+  OCR_ENGINE: 'auto' | 'tesseract' | 'tesseract.js' = 'auto';
+
   /** Wall-clock limit of one OCR run. */
   @Transform(toInt)
   @IsInt()
