@@ -188,6 +188,18 @@ export class AppConfig {
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
+  /** One line per HTTP request at the `log` level (method, route pattern, status, ms,
+   * request id, tenant, key id). */
+  @IsIn(['on', 'off'])
+  ACCESS_LOG: 'on' | 'off' = 'on';
+
+  /** Access lines written in any one second at most (the rest are counted, in one line). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  ACCESS_LOG_MAX_PER_SECOND = 1000;
+
   @Transform(toBool)
   @IsBoolean()
   EGRESS_ALLOW_LOOPBACK = false;
