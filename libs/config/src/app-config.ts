@@ -188,6 +188,18 @@ export class AppConfig {
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
+  /** One line per HTTP request at the `log` level (method, route pattern, status, ms,
+   * request id, tenant, key id). */
+  @IsIn(['on', 'off'])
+  ACCESS_LOG: 'on' | 'off' = 'on';
+
+  /** Access lines written in any one second at most (the rest are counted, in one line). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  ACCESS_LOG_MAX_PER_SECOND = 1000;
+
   @Transform(toBool)
   @IsBoolean()
   EGRESS_ALLOW_LOOPBACK = false;
@@ -315,6 +327,11 @@ export class AppConfig {
   /** Read text in images with Tesseract and score it with the text model. */
   @IsIn(['on', 'off'])
   IMAGE_OCR: 'on' | 'off' = 'on';
+
+  /** Which OCR engine reads images: `auto` (the tesseract binary when it runs, else
+   * tesseract.js, Tesseract in WebAssembly from npm), or one of them only. */
+  @IsIn(['auto', 'tesseract', 'tesseract.js'])
+  OCR_ENGINE: 'auto' | 'tesseract' | 'tesseract.js' = 'auto';
 
   /** Wall-clock limit of one OCR run. */
   @Transform(toInt)

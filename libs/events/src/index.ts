@@ -10,6 +10,7 @@ export {
   DecisionPart,
   ProviderAttempt,
   DecisionMedia,
+  DecisionOcr,
   PolicySavedV1,
   KeyCreatedV1,
   KeyRevokedV1,

@@ -10,11 +10,15 @@ export type { DecodeImageOptions, DecodedFrame, DecodedImage } from './image-dec
 // Text in images (written in ./ocr by its owner): what the check engine and the probes use.
 export { readTextInImage, probeTesseract } from './ocr/tesseract.ocr';
 export type { OcrResult, ReadTextOptions, TesseractProbe } from './ocr/tesseract.ocr';
+export { openOcrEngine } from './ocr/ocr-engine';
+export type { OcrEngine, OcrEngineChoice, OcrEngineName, OcrRead, OcrReadOptions } from './ocr/ocr-engine';
+export { REQUIRED_TESSERACT_PACKS } from './ocr/tesseract.args';
+export type { OcrLanguagePlan } from './ocr/tesseract.args';
 export { OcrError, OcrUnavailableError, OcrTimeoutError } from './ocr/ocr.errors';
 export type { OcrErrorCode } from './ocr/ocr.errors';
 // Video (./video): probe a local file, plan and extract frames with ffmpeg, cut evidence JPEGs.
-export { findFfmpeg } from './video/ffmpeg-binaries';
-export type { FfmpegBinaries } from './video/ffmpeg-binaries';
+export { findFfmpeg, probeFfmpegFeatures } from './video/ffmpeg-binaries';
+export type { FfmpegBinaries, FfmpegFeatures } from './video/ffmpeg-binaries';
 export { ACCEPTED_CONTAINERS, ACCEPTED_CODECS } from './video/video-formats';
 export type { VideoContainer, VideoCodec } from './video/video-formats';
 export { ffprobeArgs } from './video/ffprobe.args';

@@ -45,6 +45,14 @@ const part = obj(
   {
     contentRef: nullable(str('media:sha256:<hex> of an image, the image URL, or null for text')),
     ocrText: nullable(str('text read in the image')),
+    ocr: obj(
+      {
+        engine: str('tesseract (the binary) or tesseract.js (WebAssembly, where the binary is missing)'),
+        languages: str('the Tesseract packs read with, e.g. deu+eng'),
+      },
+      { missing: arr(str(), "packs the check's language needed that this engine lacks: the text was read with English") },
+      'how ocrText was read',
+    ),
     media: nullable(anyObject('media facts: format, size, frames, timestamp of a video frame')),
     frameNumber: int(),
     timestamp: num(),

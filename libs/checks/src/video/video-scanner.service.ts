@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { BLOB_STORE, BlobStore } from '@cds/blob-store';
 import { AppConfig } from '@cds/config';
 import { VideoExtraction, VideoFrameScore, VideoProbeFacts } from '@cds/events';
-import { cutEvidenceFrame, ExtractedFrame, extractFrames, fetchMedia, findFfmpeg, planFrames, probeVideo, VideoProbe } from '@cds/media';
+import { cutEvidenceFrame, ExtractedFrame, extractFrames, fetchMedia, findFfmpeg, planFrames, probeFfmpegFeatures, probeVideo, VideoProbe } from '@cds/media';
 import { ParsedPolicy } from '@cds/policy';
 import { LOCAL_IMAGE_INPUT_SIZE } from '@cds/providers';
 import { ContentScorer } from '../content-scorer.service';
@@ -60,6 +60,10 @@ export class VideoScanner implements OnApplicationBootstrap {
     try {
       const b = findFfmpeg();
       this.logger.log(`ffmpeg ${b.ffmpeg}, ffprobe ${b.ffprobe} (from ${b.source})`);
+      void probeFfmpegFeatures(b.ffmpeg).then((f) => {
+        if (f.sceneTimes) this.logger.log(`${f.version}`);
+        else this.logger.warn(`${f.version}: too old for scenes mode (no metadata direct option, ffmpeg < 4.3): such videos fail; interval mode works`);
+      });
     } catch (err) {
       this.logger.error(`no ffmpeg: ${(err as Error).message}; video checks will fail`);
     }
