@@ -84,6 +84,7 @@ export class ImageIntake implements OnApplicationBootstrap {
       modelSize: LOCAL_IMAGE_INPUT_SIZE,
       ocrMaxSide: OCR_MAX_SIDE,
       withOcrImage: false,
+      paddedSize: LOCAL_IMAGE_INPUT_SIZE,
     });
     const ocrText = this.readText(bytes, language);
     ocrText.catch(() => undefined); // awaited by the scorer; a failure before that is not unhandled
@@ -96,6 +97,7 @@ export class ImageIntake implements OnApplicationBootstrap {
         width: decoded.width,
         height: decoded.height,
         frames: decoded.frames.map((f) => f.rgb),
+        paddedFrames: decoded.frames.map((f) => f.padded!),
         frameSize: LOCAL_IMAGE_INPUT_SIZE,
       },
       media: {

@@ -6,6 +6,7 @@ export type { ImageSource } from './image-input';
 export { fetchMedia } from './media-fetch';
 export type { MediaFetchOptions, FetchedMedia } from './media-fetch';
 export { decodeImage, renderForOcr } from './image-decoder';
+export { padFrame, padStretchedFrame, fitInside } from './padded-frame';
 export type { DecodeImageOptions, DecodedFrame, DecodedImage } from './image-decoder';
 // Text in images (written in ./ocr by its owner): what the check engine and the probes use.
 export { readTextInImage, probeTesseract } from './ocr/tesseract.ocr';

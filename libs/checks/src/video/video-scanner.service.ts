@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { BLOB_STORE, BlobStore } from '@cds/blob-store';
 import { AppConfig } from '@cds/config';
 import { VideoExtraction, VideoFrameScore, VideoProbeFacts } from '@cds/events';
-import { cutEvidenceFrame, ExtractedFrame, extractFrames, fetchMedia, findFfmpeg, planFrames, probeVideo, VideoProbe } from '@cds/media';
+import { cutEvidenceFrame, ExtractedFrame, extractFrames, fetchMedia, findFfmpeg, padStretchedFrame, planFrames, probeVideo, VideoProbe } from '@cds/media';
 import { ParsedPolicy } from '@cds/policy';
 import { LOCAL_IMAGE_INPUT_SIZE } from '@cds/providers';
 import { ContentScorer } from '../content-scorer.service';
@@ -145,7 +145,17 @@ export class VideoScanner implements OnApplicationBootstrap {
   private async scoreFrame(r: ScanRequest, f: ExtractedFrame): Promise<VideoFrameScore> {
     const ocr = readsText(f.index, f.scene, this.config.VIDEO_OCR_EVERY) ? this.frameText(r.file, f.timestamp, r.language) : Promise.resolve(null);
     ocr.catch(() => undefined);
-    const image = { bytes: Buffer.alloc(0), format: 'rgb24', width: r.probe.width, height: r.probe.height, frames: [f.rgb], frameSize: LOCAL_IMAGE_INPUT_SIZE };
+    // The safety model's padded frame, from the frame ffmpeg stretched (padded-frame.ts).
+    const padded = await padStretchedFrame(f.rgb, LOCAL_IMAGE_INPUT_SIZE, r.probe.width, r.probe.height);
+    const image = {
+      bytes: Buffer.alloc(0),
+      format: 'rgb24',
+      width: r.probe.width,
+      height: r.probe.height,
+      frames: [f.rgb],
+      paddedFrames: [padded],
+      frameSize: LOCAL_IMAGE_INPUT_SIZE,
+    };
     const scored = await this.scorer.scoreImage(image, ocr, r.language);
     return { index: f.index, timestamp: f.timestamp, scene: f.scene, signals: scored.signals, ocrText: scored.ocrText };
   }
