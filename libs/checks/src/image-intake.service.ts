@@ -5,7 +5,7 @@ import { BLOB_STORE, BlobStore, parseMediaRef } from '@cds/blob-store';
 import { AppConfig } from '@cds/config';
 import { DomainError, notFound } from '@cds/errors';
 import { DecisionMedia } from '@cds/events';
-import { decodeImage, fetchMedia, ImageSource, parseImageInput, probeTesseract, readTextInImage, renderForOcr } from '@cds/media';
+import { decodeImage, fetchMedia, ImageSource, parseImageInput, probeTesseract, readTextInImage, renderForOcr, renderPixelsForOcr } from '@cds/media';
 import { ImageForScoring, LOCAL_IMAGE_INPUT_SIZE } from '@cds/providers';
 import { Gate } from './gate';
 
@@ -131,15 +131,23 @@ export class ImageIntake implements OnApplicationBootstrap {
     return bytes;
   }
 
-  /** Text in the image, or null when OCR is off. OCR that cannot run fails the check
-   * (503): answering without reading the text would pass a threat written in an image. */
-  /** The text in an image's bytes (a still, or a video frame cut as a JPEG), or null when
-   * OCR is off. OCR that cannot run is a 503 OCR_UNAVAILABLE. */
-  async readText(bytes: Buffer, language: string): Promise<string | null> {
+  /** The text in an image's bytes, or null when OCR is off. OCR that cannot run fails the
+   * check (503 OCR_UNAVAILABLE): answering without reading the text would pass a threat
+   * written in an image. */
+  readText(bytes: Buffer, language: string): Promise<string | null> {
+    return this.ocr(() => renderForOcr(bytes, { maxPixels: this.config.MAX_IMAGE_PIXELS, ocrMaxSide: OCR_MAX_SIDE }), language);
+  }
+
+  /** The text in raw RGB pixels (a video frame as extracted), as readText reads a file. */
+  readTextOfPixels(rgb: Buffer, width: number, height: number, language: string): Promise<string | null> {
+    return this.ocr(() => renderPixelsForOcr(rgb, width, height, OCR_MAX_SIDE), language);
+  }
+
+  private async ocr(picture: () => Promise<Buffer>, language: string): Promise<string | null> {
     if (this.config.IMAGE_OCR === 'off') return null;
     try {
       return await this.ocrGate.run(async () => {
-        const png = await renderForOcr(bytes, { maxPixels: this.config.MAX_IMAGE_PIXELS, ocrMaxSide: OCR_MAX_SIDE });
+        const png = await picture();
         const { text } = await readTextInImage(png, { language, timeoutMs: this.config.OCR_TIMEOUT_MS });
         return text.slice(0, MAX_OCR_CHARS);
       });

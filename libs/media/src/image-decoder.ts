@@ -100,6 +100,18 @@ export async function renderForOcr(bytes: Buffer, o: Pick<DecodeImageOptions, 'm
   return ocrPicture(bytes, format, await readLayout(bytes, format, options), options);
 }
 
+/** The picture Tesseract reads, of raw 8-bit RGB pixels (a video frame): as renderForOcr
+ * makes it of a file (longest side ocrLongestSide, one grey channel, PNG). */
+export async function renderPixelsForOcr(rgb: Buffer, width: number, height: number, ocrMaxSide: number): Promise<Buffer> {
+  if (rgb.length !== width * height * 3) throw new RangeError(`${rgb.length} bytes are not ${width}×${height} RGB`);
+  const side = ocrLongestSide(width, height, ocrMaxSide);
+  return sharp(rgb, { raw: { width, height, channels: 3 } })
+    .resize(side, side, { fit: 'inside' })
+    .toColourspace('b-w')
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+}
+
 async function ocrPicture(bytes: Buffer, format: ImageFormat, layout: Layout, o: DecodeImageOptions): Promise<Buffer> {
   const side = ocrLongestSide(layout.width, layout.height, o.ocrMaxSide);
   return decoding(format, o, () =>

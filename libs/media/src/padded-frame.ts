@@ -56,18 +56,15 @@ export async function padFrame(rgb: Buffer, width: number, height: number, size:
 }
 
 /**
- * The padded frame of a video frame that was already stretched to size² (what ffmpeg
- * hands the models), for a picture displayed at width × height: the stretched frame
- * blurred is the background, and squeezed back to the picture's aspect the foreground.
- * Close to, not the same as, padding the full frame (one resampling more; measured in
- * libs/providers/src/image-safety/README.md).
+ * Both models' frames of one picture given as raw 8-bit RGB (a video frame as ffmpeg
+ * decoded it): stretched to size² (fit fill, Lanczos-3, as decodeImage makes it) for
+ * nsfwjs, and padded (padFrame) for the image safety model.
  */
-export async function padStretchedFrame(rgb: Buffer, size: number, width: number, height: number): Promise<Buffer> {
-  const raw = { raw: { width: size, height: size, channels: 3 as const } };
-  const fit = fitInside(width, height, size);
-  const [background, foreground] = await Promise.all([
-    sharp(rgb, raw).blur(PAD_BLUR_SIGMA).raw().toBuffer(),
-    sharp(rgb, raw).resize(fit.width, fit.height, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer(),
+export async function modelFramesOf(rgb: Buffer, width: number, height: number, size: number): Promise<{ rgb: Buffer; padded: Buffer }> {
+  const raw = { raw: { width, height, channels: 3 as const } };
+  const [stretched, padded] = await Promise.all([
+    sharp(rgb, raw).resize(size, size, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer(),
+    padFrame(rgb, width, height, size),
   ]);
-  return overlayCentred(background, foreground, fit.width, fit.height, size);
+  return { rgb: stretched, padded };
 }
