@@ -5,7 +5,17 @@ import { BLOB_STORE, BlobStore, parseMediaRef } from '@cds/blob-store';
 import { AppConfig } from '@cds/config';
 import { DomainError, notFound } from '@cds/errors';
 import { DecisionMedia, DecisionOcr } from '@cds/events';
-import { decodeImage, fetchMedia, ImageSource, OcrEngine, openOcrEngine, parseImageInput, REQUIRED_TESSERACT_PACKS, renderForOcr } from '@cds/media';
+import {
+  decodeImage,
+  fetchMedia,
+  ImageSource,
+  OcrEngine,
+  openOcrEngine,
+  parseImageInput,
+  REQUIRED_TESSERACT_PACKS,
+  renderForOcr,
+  renderPixelsForOcr,
+} from '@cds/media';
 import { ImageForScoring, LOCAL_IMAGE_INPUT_SIZE } from '@cds/providers';
 import { Gate } from './gate';
 
@@ -113,6 +123,7 @@ export class ImageIntake implements OnApplicationBootstrap, OnApplicationShutdow
       modelSize: LOCAL_IMAGE_INPUT_SIZE,
       ocrMaxSide: OCR_MAX_SIDE,
       withOcrImage: false,
+      paddedSize: LOCAL_IMAGE_INPUT_SIZE,
     });
     const ocrText = this.readText(bytes, language);
     ocrText.catch(() => undefined); // awaited by the scorer; a failure before that is not unhandled
@@ -125,6 +136,7 @@ export class ImageIntake implements OnApplicationBootstrap, OnApplicationShutdow
         width: decoded.width,
         height: decoded.height,
         frames: decoded.frames.map((f) => f.rgb),
+        paddedFrames: decoded.frames.map((f) => f.padded!),
         frameSize: LOCAL_IMAGE_INPUT_SIZE,
       },
       media: {
@@ -159,15 +171,23 @@ export class ImageIntake implements OnApplicationBootstrap, OnApplicationShutdow
     return bytes;
   }
 
-  /** The text in an image's bytes (a still, or a video frame cut as a JPEG), or null when
-   * OCR is off. OCR that cannot run is a 503 OCR_UNAVAILABLE: answering without reading
-   * the text would pass a threat written in an image. A language without its pack is read
-   * with English (ocrFacts says so), never a 503. */
-  async readText(bytes: Buffer, language: string): Promise<string | null> {
+  /** The text in an image's bytes, or null when OCR is off. OCR that cannot run is a 503
+   * OCR_UNAVAILABLE: answering without reading the text would pass a threat written in an
+   * image. A language without its pack is read with English (ocrFacts says so), never a 503. */
+  readText(bytes: Buffer, language: string): Promise<string | null> {
+    return this.ocr(() => renderForOcr(bytes, { maxPixels: this.config.MAX_IMAGE_PIXELS, ocrMaxSide: OCR_MAX_SIDE }), language);
+  }
+
+  /** The text in raw RGB pixels (a video frame as extracted), as readText reads a file. */
+  readTextOfPixels(rgb: Buffer, width: number, height: number, language: string): Promise<string | null> {
+    return this.ocr(() => renderPixelsForOcr(rgb, width, height, OCR_MAX_SIDE), language);
+  }
+
+  private async ocr(picture: () => Promise<Buffer>, language: string): Promise<string | null> {
     if (this.config.IMAGE_OCR === 'off') return null;
     try {
       return await this.ocrGate.run(async () => {
-        const png = await renderForOcr(bytes, { maxPixels: this.config.MAX_IMAGE_PIXELS, ocrMaxSide: OCR_MAX_SIDE });
+        const png = await picture();
         const { text } = await (await this.ocrEngine()).read(png, { language, timeoutMs: this.config.OCR_TIMEOUT_MS });
         return text.slice(0, MAX_OCR_CHARS);
       });

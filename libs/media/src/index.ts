@@ -5,7 +5,8 @@ export { parseImageInput, DEFAULT_MAX_IMAGE_BYTES } from './image-input';
 export type { ImageSource } from './image-input';
 export { fetchMedia } from './media-fetch';
 export type { MediaFetchOptions, FetchedMedia } from './media-fetch';
-export { decodeImage, renderForOcr } from './image-decoder';
+export { decodeImage, renderForOcr, renderPixelsForOcr } from './image-decoder';
+export { padFrame, modelFramesOf, fitInside } from './padded-frame';
 export type { DecodeImageOptions, DecodedFrame, DecodedImage } from './image-decoder';
 // Text in images (written in ./ocr by its owner): what the check engine and the probes use.
 export { readTextInImage, probeTesseract } from './ocr/tesseract.ocr';
@@ -30,6 +31,8 @@ export { planFrames, SEEK_MIN_INTERVAL_SECONDS } from './video/frame-plan';
 export type { ExtractionMode, FramePlan, PlanFramesOptions } from './video/frame-plan';
 export { DEFAULT_SCENE_THRESHOLD } from './video/ffmpeg.args';
 export { extractFrames } from './video/frame-extractor';
+export { frameSizeWithin } from './video/frame-size';
+export type { FrameSize } from './video/ffmpeg.args';
 export type { ExtractedFrame, ExtractFramesOptions } from './video/frame-extractor';
 export { cutEvidenceFrame } from './video/evidence-cut';
 export type { CutEvidenceOptions } from './video/evidence-cut';

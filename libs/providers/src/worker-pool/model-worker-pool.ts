@@ -200,7 +200,8 @@ export abstract class ModelWorkerPool<TIn, TOut, TMessage extends { type: string
   }
 
   /** Test and operations hook: terminates one worker as a crash would (its batch is
-   * rejected and the worker respawned). */
+   * rejected and the worker respawned). A worker of a native model (koffi, onnxruntime)
+   * must be idle: terminated inside a native call, it can abort the process. */
   async killWorker(index: number): Promise<void> {
     const worker = this.slots[index]?.worker;
     if (!worker) throw new RangeError(`no live worker ${index}`);
@@ -364,7 +365,10 @@ export abstract class ModelWorkerPool<TIn, TOut, TMessage extends { type: string
     this.log('error', `${err.message}${details}`);
     this.rejectAll(err);
     this.settleReadiness(err);
-    void this.terminateAll(false);
+    // Graceful when the kind can free its model: another worker may be inside a native call
+    // (loading or running its model), and a thread terminated there can take the whole
+    // process down (the addon's N-API calls fail as its environment is torn down).
+    void this.terminateAll(this.kind.closeMessage !== undefined);
   }
 
   private rejectAll(err: Error): void {
