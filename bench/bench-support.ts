@@ -40,12 +40,14 @@ export const BENCH_TEXT_MODEL = process.env.LOCAL_TEXT_MODEL ?? 'ngram';
 
 /** BENCH_CPU_PROF=<dir>: every process a benchmark starts writes a V8 CPU profile there
  * when it exits (node --cpu-prof; NODE_OPTIONS may not carry that flag). */
-export function startNode(script: string, env: Record<string, string>): ChildProcess {
+export function startNode(script: string, env: Record<string, string>, o: { drainStdout?: boolean } = {}): ChildProcess {
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const p = spawn(process.execPath, [...prof, script], {
     env: { ...process.env, LOCAL_TEXT_MODEL: BENCH_TEXT_MODEL, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // drainStdout: stdout is a pipe read (and dropped) here, as a log collector reads it
+    stdio: ['ignore', o.drainStdout ? 'pipe' : 'ignore', 'inherit'],
   });
+  p.stdout?.resume();
   return p;
 }
 
@@ -131,6 +133,10 @@ export interface EmbeddedRun {
   textModel?: 'embedding' | 'ngram';
   /** Requests made once before the warm-up (a policy to store, …). */
   setup?: (baseUrl: string, auth: Record<string, string>) => Promise<void>;
+  /** More environment for the service (LOG_LEVEL, ACCESS_LOG, OTEL_*…). */
+  env?: Record<string, string>;
+  /** Read the service's stdout through a pipe (its log lines cost what they cost there). */
+  drainStdout?: boolean;
 }
 
 export const BENCH_ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
@@ -170,16 +176,21 @@ export async function measureEmbedded(run: EmbeddedRun): Promise<{ service: Load
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cds-bench-'));
   const base = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${BENCH_ADMIN_KEY}` };
-  const svc = startNode(path.join(ROOT, 'dist/apps/api/src/main.js'), {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ADMIN_API_KEY: BENCH_ADMIN_KEY,
-    HTTP_ADAPTER: adapter,
-    RATE_LIMIT_PER_MINUTE: '10000000',
-    LOG_LEVEL: 'warn',
-    ...(run.textModel ? { LOCAL_TEXT_MODEL: run.textModel } : {}),
-  });
+  const svc = startNode(
+    path.join(ROOT, 'dist/apps/api/src/main.js'),
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_API_KEY: BENCH_ADMIN_KEY,
+      HTTP_ADAPTER: adapter,
+      RATE_LIMIT_PER_MINUTE: '10000000',
+      LOG_LEVEL: 'warn',
+      ...(run.textModel ? { LOCAL_TEXT_MODEL: run.textModel } : {}),
+      ...run.env,
+    },
+    { drainStdout: run.drainStdout },
+  );
   try {
     await waitHealthy(`${base}/health`);
     await run.setup?.(base, auth);

@@ -1,4 +1,4 @@
-import { BENCH_TEXT_MODEL, checkBody, machine, measureEmbeddedAgainstBare, writeResult } from './bench-support';
+import { BENCH_TEXT_MODEL, checkBody, LoadResult, machine, measureEmbedded, measureEmbeddedAgainstBare, writeResult } from './bench-support';
 
 /**
  * npm run bench:check — POST /v1/check in embedded mode (every decision durably
@@ -14,22 +14,27 @@ const body = checkBody;
 
 async function main() {
   const rows = [];
-  for (const [i, adapter] of (['fastify', 'express'] as const).entries()) {
+  // BENCH_CHECK_PARTS=signals: only the operator signals' table (the last part)
+  const all = process.env.BENCH_CHECK_PARTS !== 'signals';
+  for (const [i, adapter] of (all ? (['fastify', 'express'] as const) : []).entries()) {
     const r = await measureEmbeddedAgainstBare({ adapter, port: 4100 + i * 10, path: '/v1/check', body, seconds: SECONDS, connections: CONNECTIONS });
     rows.push({ adapter, textModel: BENCH_TEXT_MODEL, check: r.service, bare: r.bare, responseBytes: r.responseBytes, ratio: r.ratio });
   }
   // The embedding model: the service against a bare endpoint that calls the same scorer.
-  const e = await measureEmbeddedAgainstBare({
-    adapter: 'fastify',
-    port: 4120,
-    path: '/v1/check',
-    body,
-    seconds: SECONDS,
-    connections: CONNECTIONS,
-    textModel: 'embedding',
-  });
-  rows.push({ adapter: 'fastify', textModel: 'embedding', check: e.service, bare: e.bare, responseBytes: e.responseBytes, ratio: e.ratio });
-  const report = { date: new Date().toISOString(), machine: machine(), seconds: SECONDS, connections: CONNECTIONS, rows };
+  const e = all
+    ? await measureEmbeddedAgainstBare({
+        adapter: 'fastify',
+        port: 4120,
+        path: '/v1/check',
+        body,
+        seconds: SECONDS,
+        connections: CONNECTIONS,
+        textModel: 'embedding',
+      })
+    : null;
+  if (e) rows.push({ adapter: 'fastify', textModel: 'embedding', check: e.service, bare: e.bare, responseBytes: e.responseBytes, ratio: e.ratio });
+  const signals = await measureSignals();
+  const report = { date: new Date().toISOString(), machine: machine(), seconds: SECONDS, connections: CONNECTIONS, rows, signals };
   console.log(`machine: ${report.machine}; autocannon -c ${CONNECTIONS} for ${SECONDS} s per run`);
   console.log('| adapter | text model | endpoint | req/s | p50 ms | p99 ms | non-2xx | check/bare |');
   console.log('|---|---|---|---|---|---|---|---|');
@@ -40,7 +45,52 @@ async function main() {
       `| ${r.adapter} | ${r.textModel} | ${bare} (same ${r.responseBytes}-byte response) | ${r.bare.rps} | ${r.bare.p50} | ${r.bare.p99} | ${r.bare.non2xx} | 1 |`,
     );
   }
+  console.log(`\noperator signals (fastify, ${BENCH_TEXT_MODEL}, LOG_LEVEL=log, stdout read through a pipe), each variant twice, alternated:`);
+  console.log('| variant | req/s (runs) | p50 ms | p99 ms | CPU µs a request | req/s / baseline |');
+  console.log('|---|---|---|---|---|---|');
+  const base = signals[0];
+  for (const v of signals) {
+    console.log(`| ${v.label} | ${v.rps} (${v.runs.map((r) => r.rps).join(', ')}) | ${v.p50} | ${v.p99} | ${v.cpuUs} | ${(v.rps / base.rps).toFixed(2)} |`);
+  }
   console.log(`written to ${writeResult('check', report)}`);
+}
+
+/** What the operator's signals cost: access lines on beside off (the baseline). Each
+ * variant runs twice, the variants in turn (A B A B), so a drift of the machine's load
+ * falls on both; its figure is the mean of its runs. */
+async function measureSignals(): Promise<{ label: string; rps: number; p50: number; p99: number; cpuUs: number; runs: LoadResult[] }[]> {
+  const variants: { label: string; env: Record<string, string> }[] = [
+    { label: 'access lines off (baseline)', env: { ACCESS_LOG: 'off' } },
+    { label: 'access lines on', env: { ACCESS_LOG: 'on' } },
+  ];
+  const runs = new Map<string, LoadResult[]>(variants.map((v) => [v.label, []]));
+  for (let round = 0; round < 2; round++) {
+    for (const v of variants) {
+      const { service } = await measureEmbedded({
+        adapter: 'fastify',
+        port: 4130,
+        path: '/v1/check',
+        body,
+        seconds: SECONDS,
+        connections: CONNECTIONS,
+        env: { LOG_LEVEL: 'log', LOG_FORMAT: 'json', ...v.env },
+        drainStdout: true,
+      });
+      runs.get(v.label)!.push(service);
+    }
+  }
+  const mean = (xs: number[]) => +(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1);
+  return variants.map((v) => {
+    const r = runs.get(v.label)!;
+    return {
+      label: v.label,
+      rps: mean(r.map((x) => x.rps)),
+      p50: mean(r.map((x) => x.p50)),
+      p99: mean(r.map((x) => x.p99)),
+      cpuUs: mean(r.map((x) => x.cpuUsPerRequest ?? NaN)),
+      runs: r,
+    };
+  });
 }
 
 main().catch((e) => {

@@ -8,7 +8,8 @@ import { BENCH_ADMIN_KEY, machine, ROOT, startNode, stopProcess, waitHealthy, wr
 /**
  * npm run bench:video — a 60 s 720p H.264 clip (testsrc2, 30 fps) uploaded and sampled
  * every 2 s (30 frames) through the embedded service with its defaults (IMAGE_WORKERS =
- * cores, OCR on every 5th frame and the first): the wall time from the upload's answer to
+ * cores; OCR on the first frame, every VIDEO_OCR_EVERY-th, and every frame whose picture
+ * changed since the last one read: all of them, testsrc2 moving everywhere): the wall time from the upload's answer to
  * the result being completed, against ffmpeg decoding the whole clip to null in the same
  * run (the baseline). Env: BENCH_RUNS (default 3).
  */

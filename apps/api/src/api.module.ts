@@ -6,6 +6,7 @@ import { DryRun } from './checks/dry-run.service';
 import { DecisionQueries } from './decisions/decision-queries.service';
 import { DecisionsController } from './decisions/decisions.controller';
 import { GuardrailDecisions } from './guardrails/guardrail-decisions.service';
+import { SkillPins } from './guardrails/skill-pins.service';
 import { GuardrailMetrics } from './guardrails/guardrail-metrics.service';
 import { GuardrailPolicies } from './guardrails/guardrail-policies.service';
 import { GuardrailSessions } from './guardrails/guardrail-sessions.service';
@@ -58,6 +59,7 @@ import { ProvidersController } from './providers/providers.controller';
     KeysService,
     KeyResolver,
     GuardrailDecisions,
+    SkillPins,
     GuardrailPolicies,
     GuardrailMetrics,
     GuardrailSessions,

@@ -78,7 +78,7 @@ export class ContentCheck {
     if (contentType === 'image') {
       const img = await this.images.prepare(principal.tenantId, r.content, language);
       const scored = await this.scorer.scoreImage(img.image, img.ocrText, language, policy.parsed);
-      part = { contentType: 'image', contentRef: img.contentRef, ...scored, media: img.media };
+      part = { contentType: 'image', contentRef: img.contentRef, ...scored, ocr: img.ocr, media: img.media };
     } else {
       part = { contentType: 'text', contentRef: null, ...(await this.scorer.scoreText(r.content, language, policy.parsed)), ocrText: null, media: null };
     }

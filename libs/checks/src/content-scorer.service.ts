@@ -167,11 +167,17 @@ export class ContentScorer {
       return { ok: true, signals: hit.signals, cost: 0 };
     }
     const started = performance.now();
+    // The same content is being scored by this provider right now: share that call (not
+    // paid twice; `cached`, with the time waited), its failure included.
+    const flight = cacheable ? this.cache.inFlight(key) : undefined;
+    const shared = flight !== undefined;
+    const call = flight ?? this.timed(name, request.modality, () => provider.score(request));
+    if (cacheable && !shared) this.cache.fly(key, call);
     try {
-      const { signals, cost, model } = await this.timed(name, request.modality, () => provider.score(request));
-      attempts.push({ provider: name, ok: true, ms: elapsed(started), ...modelOf(model ?? provider.model) });
-      if (cacheable) this.cache.set(key, { signals, cost });
-      return { ok: true, signals, cost };
+      const { signals, cost, model } = await call;
+      attempts.push({ provider: name, ok: true, ms: elapsed(started), ...(shared ? { cached: true } : {}), ...modelOf(model ?? provider.model) });
+      if (cacheable && !shared) this.cache.set(key, { signals, cost });
+      return { ok: true, signals, cost: shared ? 0 : cost };
     } catch (err) {
       if (!(err instanceof ProviderCallError)) throw err;
       attempts.push({ provider: name, ok: false, ms: elapsed(started), reason: err.reason, ...modelOf(provider.model) });

@@ -96,6 +96,7 @@ export class MultimodalCheck {
       signals: mergeBy(scan.frames.map((f) => f.signals)),
       cost: 0,
       ocrText: texts.length > 0 ? texts.join('\n') : null,
+      ocr: scan.frames.some((f) => f.ocrText !== null) ? await this.images.ocrFacts(language) : null,
       media: null,
     };
   }
@@ -131,6 +132,7 @@ export class MultimodalCheck {
           contentType: 'image',
           contentRef: img.contentRef,
           ...(await this.scorer.scoreImage(img.image, img.ocrText, language, policy.parsed)),
+          ocr: img.ocr,
           media: img.media,
         }))
         .catch((err: unknown) => {

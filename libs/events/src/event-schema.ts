@@ -107,6 +107,7 @@ const SCHEMAS: Record<DomainEventType, Record<string, Check>> = {
     policyOrigin: obj,
     decidedBy: str,
     latency: num,
+    skill: (v) => v === undefined || (obj(v) && str((v as any).skillId) && str((v as any).contentHash)),
   },
   'agent.guardrail.blocked': GUARDRAIL_ALERT,
   'agent.guardrail.approval_required': GUARDRAIL_ALERT,

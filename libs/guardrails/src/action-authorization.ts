@@ -6,6 +6,8 @@ import { buildVerdict, GuardrailVerdict, RiskFinding } from './guardrail-verdict
 import { hostAllowed, isLoopback, looksLikeHost, normalizeHost, urlHosts } from './network/network-hosts';
 import { isUnderWorkspace, matchesPathPrefix, normalizePath } from './paths/path-normalizer';
 import { credentialKind } from './rules/credential-files';
+import { PathVerb } from './shell/path-actions';
+import { targetZoneFinding } from './system-zone-analysis';
 
 export interface ActionAuthorizeInput {
   actionType: ActionType;
@@ -18,6 +20,7 @@ export interface ActionAuthorizeInput {
 
 export const PATH_TRAVERSAL_POINTS = 30;
 const WRITE_TYPES: readonly ActionType[] = ['file_write', 'file_delete'];
+const TARGET_VERBS: Partial<Record<ActionType, PathVerb>> = { file_write: 'write', file_delete: 'delete' };
 
 /** Authorizes one runtime action of an agent against the resolved policy. */
 export function authorizeAction(input: ActionAuthorizeInput, policy: ProjectGuardrailPolicy): GuardrailVerdict {
@@ -60,7 +63,9 @@ function targetFindings(input: ActionAuthorizeInput, policy: CompiledPolicy): Ri
   const np = normalizePath(raw);
   const mode = WRITE_TYPES.includes(input.actionType) ? 'write' : 'read';
   const shown = `targetPath "${snippet(raw)}"${np.display !== raw ? ` (resolves to ${np.display})` : ''}`;
-  const prefix = policy.prefixes.find((p) => matchesPathPrefix(np, p));
+  const zone = targetZoneFinding(raw, TARGET_VERBS[input.actionType] ?? 'read', policy);
+  if (zone) out.push({ category: zone.category, points: zone.points, reason: zone.reason, forceBlock: zone.forceBlock });
+  const prefix = zone ? undefined : policy.prefixes.find((p) => matchesPathPrefix(np, p));
   if (prefix) {
     out.push({
       category: 'sensitive_path',

@@ -1,6 +1,7 @@
 import { ProjectGuardrailPolicy } from './guardrail-policy';
 import { compilePathPrefix, PathPrefix } from './paths/path-normalizer';
 import { CompiledShellPattern, compileShellPattern } from './shell/shell-glob';
+import { CompiledZones, compileZones } from './rules/system-zones';
 
 /** A policy with its prefixes and patterns compiled, cached per policy object. */
 export interface CompiledPolicy {
@@ -8,6 +9,7 @@ export interface CompiledPolicy {
   allowlist: readonly string[];
   patterns: Array<{ index: number; pattern: CompiledShellPattern }>;
   requireApprovalScore: number;
+  zones: CompiledZones;
 }
 
 const cache = new WeakMap<ProjectGuardrailPolicy, CompiledPolicy>();
@@ -32,6 +34,7 @@ export function compilePolicy(policy: ProjectGuardrailPolicy): CompiledPolicy {
     allowlist: policy.networkAllowlist,
     patterns,
     requireApprovalScore: policy.requireApprovalScore,
+    zones: compileZones(policy.systemZones),
   };
   cache.set(policy, compiled);
   return compiled;

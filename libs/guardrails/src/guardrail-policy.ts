@@ -1,4 +1,8 @@
 /** The Project guardrail policy of the spec, the built-in fallback and the precedence rule. */
+import type { SystemZonesPolicy } from './rules/system-zones';
+
+export type { SystemZonesPolicy } from './rules/system-zones';
+
 export interface ProjectGuardrailPolicy {
   /** Path prefixes treated as sensitive; `~/` means any user's home (see GUARDRAILS.md). */
   sensitivePathPrefixes: string[];
@@ -8,6 +12,8 @@ export interface ProjectGuardrailPolicy {
   blockShellPatterns: string[];
   /** riskScore at or above which a decision requires approval (0-100). */
   requireApprovalScore: number;
+  /** Optional (not one of the spec's four fields): widens or narrows the built-in system zones. */
+  systemZones?: SystemZonesPolicy;
 }
 
 /** An inline request policy: any subset of the fields; the missing ones come from the next level. */
@@ -18,7 +24,7 @@ export type PolicyLevel = 'request' | 'project' | 'default';
 export interface ResolvedGuardrailPolicy {
   policy: ProjectGuardrailPolicy;
   /** Which level each field was taken from, for the decision record. */
-  origin: Record<keyof ProjectGuardrailPolicy, PolicyLevel>;
+  origin: Partial<Record<keyof ProjectGuardrailPolicy, PolicyLevel>>;
 }
 
 /** Built-in fallback used when neither the request nor the project sets a field. */
@@ -56,6 +62,8 @@ export const DEFAULT_GUARDRAIL_POLICY: Readonly<ProjectGuardrailPolicy> = Object
 });
 
 const FIELDS: readonly (keyof ProjectGuardrailPolicy)[] = ['sensitivePathPrefixes', 'networkAllowlist', 'blockShellPatterns', 'requireApprovalScore'];
+/** Our own optional fields: taken from the request, else the project; absent means the built-in behaviour. */
+const OPTIONAL_FIELDS: readonly (keyof ProjectGuardrailPolicy)[] = ['systemZones'];
 
 /**
  * Spec precedence: the policy on the request, else the project's, else the defaults.
@@ -84,6 +92,7 @@ function frozen(r: ResolvedGuardrailPolicy): ResolvedGuardrailPolicy {
   Object.freeze(r.policy.sensitivePathPrefixes);
   Object.freeze(r.policy.networkAllowlist);
   Object.freeze(r.policy.blockShellPatterns);
+  if (r.policy.systemZones) Object.freeze(r.policy.systemZones);
   return Object.freeze({ policy: Object.freeze(r.policy), origin: Object.freeze(r.origin) });
 }
 
@@ -92,7 +101,16 @@ function resolveFields(
   projectPolicy: ProjectGuardrailPolicy | null | undefined,
 ): ResolvedGuardrailPolicy {
   const policy = {} as Record<keyof ProjectGuardrailPolicy, unknown>;
-  const origin = {} as Record<keyof ProjectGuardrailPolicy, PolicyLevel>;
+  const origin: Partial<Record<keyof ProjectGuardrailPolicy, PolicyLevel>> = {};
+  for (const field of OPTIONAL_FIELDS) {
+    if (requestPolicy?.[field] !== undefined) {
+      policy[field] = requestPolicy[field];
+      origin[field] = 'request';
+    } else if (projectPolicy?.[field] !== undefined) {
+      policy[field] = projectPolicy[field];
+      origin[field] = 'project';
+    }
+  }
   for (const field of FIELDS) {
     if (requestPolicy && requestPolicy[field] !== undefined) {
       policy[field] = requestPolicy[field];
@@ -118,5 +136,6 @@ function clonePolicy(p: ProjectGuardrailPolicy): ProjectGuardrailPolicy {
     networkAllowlist: [...p.networkAllowlist],
     blockShellPatterns: [...p.blockShellPatterns],
     requireApprovalScore: p.requireApprovalScore,
+    ...(p.systemZones ? { systemZones: { add: [...p.systemZones.add], exempt: [...p.systemZones.exempt] } } : {}),
   };
 }

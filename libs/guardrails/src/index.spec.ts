@@ -25,6 +25,7 @@ describe('@cds/guardrails public surface', () => {
         'authorizeAction',
         'resolvePolicy',
         'resolvePolicyWithOrigin',
+        'skillContentHash',
         'validateActionAuthorizeInput',
         'validateGuardrailPolicy',
         'validateGuardrailPolicyOverride',

@@ -38,7 +38,13 @@ export class ProvidersModule implements OnApplicationBootstrap, OnApplicationShu
           inject: [AppConfig],
           useFactory: (config: AppConfig) => {
             const logger = new Logger('LocalTextModel');
-            return new LocalTextRuntime({ kind: config.LOCAL_TEXT_MODEL, workers: config.TEXT_WORKERS, log: (level, message) => logger[level](message) });
+            return new LocalTextRuntime({
+              kind: config.LOCAL_TEXT_MODEL,
+              workers: config.TEXT_WORKERS,
+              cacheEntries: config.LOCAL_TEXT_CACHE_ENTRIES,
+              queueLimit: config.TEXT_QUEUE_LIMIT,
+              log: (level, message) => logger[level](message),
+            });
           },
         },
         {

@@ -16,6 +16,7 @@ export const QUERY_TOPICS: Record<QueryMethod | keyof WebhookReadModels, readonl
   getKey: ['keys'],
   listKeys: ['keys'],
   getGuardrailDecision: ['guardrails'],
+  getSkillPin: ['guardrails'],
   getGuardrailPolicy: ['guardrails'],
   getGuardrailPolicyVersion: ['guardrails'],
   listGuardrailPolicyHistory: ['guardrails'],

@@ -8,6 +8,7 @@ import {
   GuardrailActionName,
   GuardrailKind,
   GuardrailPolicyData,
+  GuardrailSkillRef,
   ScoreMap,
   VideoExtraction,
   VideoFrameScore,
@@ -103,6 +104,8 @@ export interface GuardrailDecisionDoc {
   decidedBy: string;
   latency: number;
   timestamp: string;
+  /** Skill vetting since pinning: what the skill was (GuardrailDecidedV1.skill). */
+  skill?: GuardrailSkillRef;
 }
 
 /** One entry of a project's guardrail policy history; the newest is the project's policy. */

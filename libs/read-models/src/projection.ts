@@ -139,6 +139,7 @@ export function toDocWrites(e: DomainEvent): DocWrite[] {
             decidedBy: d.decidedBy,
             latency: d.latency,
             timestamp: e.occurredAt,
+            ...(d.skill ? { skill: { skillId: d.skill.skillId, contentHash: d.skill.contentHash } } : {}),
           },
         },
       ];

@@ -32,6 +32,11 @@ export interface ReadModels extends WebhookReadModels {
   listKeys(tenantId: string): Promise<KeyDoc[]>;
 
   getGuardrailDecision(tenantId: string, decisionId: string): Promise<GuardrailDecisionDoc | null>;
+  /**
+   * The vetting a skill of the project is pinned to: its newest vetting that did not
+   * require approval, else its first vetting; null when it was never vetted (since pinning).
+   */
+  getSkillPin(tenantId: string, projectId: string | null, skillId: string): Promise<GuardrailDecisionDoc | null>;
   /** The project's current guardrail policy: its newest version by log position. */
   getGuardrailPolicy(tenantId: string, projectId: string): Promise<GuardrailPolicyVersionDoc | null>;
   getGuardrailPolicyVersion(tenantId: string, projectId: string, version: string): Promise<GuardrailPolicyVersionDoc | null>;

@@ -6,6 +6,7 @@ import {
   authorizeAction,
   GuardrailVerdict,
   resolvePolicyWithOrigin,
+  skillContentHash,
   validateActionAuthorizeInput,
   validateGuardrailPolicyOverride,
   validateSkillVettingInput,
@@ -14,36 +15,40 @@ import {
 import { EventWriter } from '@cds/write-path';
 import { GuardrailPolicies } from './guardrail-policies.service';
 import { assertMayChangePolicy, projectOf } from './project-access';
-
-const ENGINES = {
-  skill_vetting: { validate: validateSkillVettingInput, decide: vetSkill },
-  action_authorization: { validate: validateActionAuthorizeInput, decide: authorizeAction },
-} as const;
+import { SkillPins } from './skill-pins.service';
 
 /**
  * Skill vetting and action authorization. Precedence of the policy: the request's
  * inline `policy` (field by field), then the project's stored policy, then the built-in
  * defaults. The decision, and an `agent.guardrail.*` alert when it blocks or needs
- * approval, are appended in one write before the answer.
+ * approval, are appended in one write before the answer. A vetted skill's content hash
+ * goes on its decision: the next vetting of the same skillId compares with its pin.
  */
 @Injectable()
 export class GuardrailDecisions {
   constructor(
     private readonly policies: GuardrailPolicies,
     private readonly writer: EventWriter,
+    private readonly pins: SkillPins,
   ) {}
 
   async decide(kind: GuardrailKind, p: Principal, body: Record<string, unknown>) {
     const started = performance.now();
-    const engine = ENGINES[kind];
-    const input = engine.validate(body);
+    const input = kind === 'skill_vetting' ? validateSkillVettingInput(body) : validateActionAuthorizeInput(body);
     const projectId = projectOf(p, body.projectId, false);
     const hasInline = body.policy !== undefined && body.policy !== null;
     if (hasInline) assertMayChangePolicy(p, 'an inline policy');
     const inline = hasInline ? validateGuardrailPolicyOverride(body.policy) : null;
     const stored = projectId ? await this.policies.current(p.tenantId, projectId) : null;
     const { policy, origin } = resolvePolicyWithOrigin(inline, stored);
-    const verdict = engine.decide(input as any, policy);
+    let verdict: GuardrailVerdict;
+    let skill: { skillId: string; contentHash: string } | undefined;
+    if ('skillId' in input) {
+      skill = { skillId: input.skillId, contentHash: skillContentHash(input) };
+      verdict = vetSkill(input, policy, await this.pins.pinned(p.tenantId, projectId, input.skillId));
+    } else {
+      verdict = authorizeAction(input, policy);
+    }
 
     const decisionId = timeOrderedId();
     const alert: GuardrailAlertV1 = { decisionId, projectId, kind, ...verdictFields(verdict) };
@@ -55,6 +60,7 @@ export class GuardrailDecisions {
         policyOrigin: origin,
         decidedBy: principalIdentity(p),
         latency: Math.round((performance.now() - started) * 1000) / 1000,
+        ...(skill ? { skill } : {}),
       }),
     ];
     if (verdict.action === 'block') events.push(envelope('agent.guardrail.blocked', 1, p.tenantId, decisionId, alert));

@@ -96,6 +96,7 @@ function normalized(p: ProjectGuardrailPolicy): GuardrailPolicyData {
     networkAllowlist: [...p.networkAllowlist],
     blockShellPatterns: [...p.blockShellPatterns],
     requireApprovalScore: p.requireApprovalScore,
+    ...(p.systemZones ? { systemZones: { add: [...p.systemZones.add], exempt: [...p.systemZones.exempt] } } : {}),
   };
 }
 

@@ -6,7 +6,7 @@ import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express
 import { AppConfig } from '@cds/config';
 import { DomainError } from '@cds/errors';
 import { Metrics } from '@cds/metrics';
-import { acceptRequestId, REQUEST_ID_HEADER } from '@cds/logging';
+import { acceptRequestId, AccessLog, REQUEST_ID_HEADER } from '@cds/logging';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { DEFAULT_MULTIPART_LIMITS, isMultipartRequest, MULTIPART_LIMITS, MultipartLimits, registerFastifyMultipart } from './multipart';
 import { sendJson } from './reply';
@@ -21,6 +21,11 @@ import { MAX_PATH_PARAM_LENGTH } from './error-body';
  */
 export async function createHttpApp(module: unknown, config: AppConfig, logger: Logger | false): Promise<INestApplication> {
   const filter = new AllExceptionsFilter();
+  const access = new AccessLog({
+    enabled: config.ACCESS_LOG === 'on',
+    maxPerSecond: config.ACCESS_LOG_MAX_PER_SECOND,
+    write: (line) => accessLogger.log(line),
+  });
   // abortOnError false: a failure while building the app rejects (main prints it and exits 1)
   // instead of Nest exiting the process itself.
   const options = { logger: logger === false ? (false as const) : undefined, bufferLogs: false, abortOnError: false };
@@ -37,7 +42,7 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
       const started = process.hrtime.bigint();
       res.on('finish', () => {
         const route = req.route?.path ? `${req.baseUrl ?? ''}${req.route.path}` : 'unmatched';
-        observeRequest(metrics, req.method, route, res.statusCode, started, requestId);
+        observeRequest(metrics, access, req, route, res.statusCode, started, requestId);
       });
       req[REQUEST_ID] = requestId;
       next();
@@ -112,7 +117,7 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     done(null, payload);
   });
   fastify.addHook('onResponse', (req: any, reply: any, done: () => void) => {
-    observeRequest(metrics, req.method, req.routeOptions?.url ?? 'unmatched', reply.statusCode, req.cdsStarted, reply.getHeader(REQUEST_ID_HEADER));
+    observeRequest(metrics, access, req, req.routeOptions?.url ?? 'unmatched', reply.statusCode, req.cdsStarted, reply.getHeader(REQUEST_ID_HEADER));
     done();
   });
   // The endpoints that carry images take bodies sized for them; every other keeps MAX_BODY_BYTES.
@@ -144,7 +149,7 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
   return app;
 }
 
-const access = new Logger('Http');
+const accessLogger = new Logger('Http');
 
 let draining = false;
 
@@ -179,14 +184,32 @@ export async function drainAndClose(app: INestApplication, graceMs: number): Pro
 }
 
 /** Requests by route pattern (never the raw path: ids would make a label per request),
- * and a debug line per request: method, route, status, time and request id, never the
- * path's ids, the query or the body. */
-function observeRequest(metrics: Metrics | null, method: string, route: string, status: number, started: bigint | undefined, requestId: unknown): void {
-  const labels = { method, route: route || 'unmatched', status: String(status) };
+ * and the access line (AccessLog): method, route, status, time, request id, and the
+ * caller's tenant and key id once the auth guard has set them; never the path's ids, the
+ * query, the body or the key. */
+function observeRequest(
+  metrics: Metrics | null,
+  access: AccessLog,
+  req: { method: string; principal?: { tenantId?: string; keyId?: string } },
+  route: string,
+  status: number,
+  started: bigint | undefined,
+  requestId: unknown,
+): void {
+  const labels = { method: req.method, route: route || 'unmatched', status: String(status) };
   const seconds = started === undefined ? undefined : Number(process.hrtime.bigint() - started) / 1e9;
   metrics?.httpRequests.inc(labels);
   if (seconds !== undefined) metrics?.httpDuration.observe(labels, seconds);
-  access.debug({ msg: 'request', ...labels, ms: seconds === undefined ? null : Math.round(seconds * 1e4) / 10, requestId });
+  if (!access.enabled) return;
+  access.record({
+    method: labels.method,
+    route: labels.route,
+    status,
+    ms: seconds === undefined ? null : Math.round(seconds * 1e4) / 10,
+    requestId: typeof requestId === 'string' ? requestId : null,
+    tenant: req.principal?.tenantId ?? null,
+    keyId: req.principal?.keyId ?? null,
+  });
 }
 
 /** Room for the JSON around the images (text, metadata, other items). */

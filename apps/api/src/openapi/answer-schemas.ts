@@ -45,6 +45,14 @@ const part = obj(
   {
     contentRef: nullable(str('media:sha256:<hex> of an image, the image URL, or null for text')),
     ocrText: nullable(str('text read in the image')),
+    ocr: obj(
+      {
+        engine: str('tesseract (the binary) or tesseract.js (WebAssembly, where the binary is missing)'),
+        languages: str('the Tesseract packs read with, e.g. deu+eng'),
+      },
+      { missing: arr(str(), "packs the check's language needed that this engine lacks: the text was read with English") },
+      'how ocrText was read',
+    ),
     media: nullable(anyObject('media facts: format, size, frames, timestamp of a video frame')),
     frameNumber: int(),
     timestamp: num(),
@@ -172,12 +180,23 @@ const frameResult = obj(
   { action, ocrText: str(), evidence: obj({ url: str('signed URL of the frame, no API key needed'), expiresAt: dateTime() }) },
 );
 
-const guardrailPolicy = obj({ sensitivePathPrefixes: arr(str()), networkAllowlist: arr(str()), blockShellPatterns: arr(str()), requireApprovalScore: num() });
+const systemZones = obj(
+  {},
+  {
+    add: arr(str('a path prefix protected like system configuration')),
+    exempt: arr(str('a path prefix where the built-in system zones do not apply')),
+  },
+  'optional: widens or narrows the built-in system zones (libs/guardrails/GUARDRAILS.md, "System zones")',
+);
+const guardrailPolicy = obj(
+  { sensitivePathPrefixes: arr(str()), networkAllowlist: arr(str()), blockShellPatterns: arr(str()), requireApprovalScore: num() },
+  { systemZones },
+);
 const partialGuardrailPolicy: Schema = {
   type: 'object',
   additionalProperties: false,
   description: 'any subset of the project policy fields; the missing ones come from the project policy, then the defaults',
-  properties: { sensitivePathPrefixes: arr(str()), networkAllowlist: arr(str()), blockShellPatterns: arr(str()), requireApprovalScore: num() },
+  properties: { sensitivePathPrefixes: arr(str()), networkAllowlist: arr(str()), blockShellPatterns: arr(str()), requireApprovalScore: num(), systemZones },
 };
 const historyEntry = obj(
   { version: str('opaque version identifier'), updatedAt: dateTime(), updatedBy: str(), policy: ref('GuardrailPolicy') },

@@ -8,6 +8,7 @@ import { EVENT_LOG, EventLog, liftBatch, LogFollower, StoredEvent } from '@cds/e
 import { BatchDoc, READ_MODELS, ReadModels } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { ContentScorer } from '../content-scorer.service';
+import { ImageIntake } from '../image-intake.service';
 import { PolicyCatalog } from '../policy-catalog.service';
 import { probeFacts, VideoScanner } from './video-scanner.service';
 import { judgeFrames, videoDecisionEvent } from './video-decision';
@@ -32,6 +33,7 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
     private readonly scanner: VideoScanner,
     private readonly scorer: ContentScorer,
     private readonly writer: EventWriter,
+    private readonly images: ImageIntake,
     @Optional() private readonly metrics?: Metrics,
   ) {}
 
@@ -121,6 +123,7 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
           policyId: policy.policyId,
           policyVersion: policy.version,
           latency: Math.round(performance.now() - started),
+          ocr: await this.images.ocrFacts(d.language),
         },
         scan.frames,
         verdicts,

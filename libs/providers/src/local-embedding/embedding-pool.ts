@@ -16,6 +16,9 @@ export interface EmbeddingPoolOptions {
   /** Run only the model's first n encoder layers (heads trained on such embeddings say so:
    * EmbeddingHeadsFile.model.layers); all of them when absent. */
   layers?: number;
+  /** Fine-tuned encoder layers to load over the published weights (an overlay file the
+   * caller has checked: EmbeddingHeadsFile.model.overlay); none when absent. */
+  overlayPath?: string;
   log?: (level: EmbeddingPoolLogLevel, msg: string) => void;
 }
 
@@ -47,6 +50,7 @@ export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, Embeddi
       weightsPath: model.weightsPath,
       isQuery: true,
       layers: o.layers ?? null,
+      overlayPath: o.overlayPath ?? null,
     };
     super(
       {

@@ -11,6 +11,9 @@ export interface EmbeddingWorkerData {
   isQuery: boolean;
   /** Encoder layers to run (the first n; the pooled output of layer n), or null for all. */
   layers: number | null;
+  /** An overlay file of fine-tuned encoder layers (e5f_load_overlay), already checked
+   * against the sha256 its heads pin, or null for the weights as published. */
+  overlayPath: string | null;
 }
 
 /** Parent -> worker: one batch of texts, embedded in one forward pass; or the order to
@@ -49,8 +52,16 @@ function main() {
   const e5Free = lib.func('void e5f_free(void *m)');
   const e5Fast = lib.func('int e5f_fast(void)');
   const e5Truncate = lib.func('int e5f_truncate(void *m, int n)');
+  const e5LoadOverlay = lib.func('int e5f_load_overlay(void *m, const char *path)');
   let model = e5Load(workerData.weightsPath);
   if (!model) throw new Error('e5f_load could not read ' + workerData.weightsPath);
+  if (workerData.overlayPath !== null) {
+    const rc = e5LoadOverlay(model, workerData.overlayPath);
+    if (rc < 1) {
+      e5Free(model);
+      throw new Error('e5f_load_overlay refused ' + workerData.overlayPath + ' (' + rc + ': -1 unreadable, -2 bad header, -3 bad tensor table)');
+    }
+  }
   if (workerData.layers !== null && e5Truncate(model, workerData.layers) !== workerData.layers) {
     e5Free(model);
     throw new Error('the model has fewer than ' + workerData.layers + ' layers');

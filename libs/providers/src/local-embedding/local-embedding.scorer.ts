@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import { existsSync, readFileSync } from 'fs';
 import { availableParallelism } from 'os';
-import { join, resolve } from 'path';
+import { dirname, join, resolve } from 'path';
 import { DomainError } from '@cds/errors';
 import { LocalTextClassifier } from '../local-text/local-text.classifier';
 import { LocalTextSignal, foldLocalTextSignals } from '../local-text/local-text.signals';
@@ -96,6 +96,7 @@ export class LocalEmbeddingScorer {
         `installed weights ${model.weightsSha256 || '(unknown)'}, heads expect ${heads.model.package} ${heads.model.version} ${heads.model.weightsSha256}`,
       );
     }
+    const overlayPath = heads.model.overlay ? checkedOverlay(headsPath, heads.model.overlay) : undefined;
     const ngram = o.ngram ?? LocalTextClassifier.load();
     const pool = EmbeddingPool.start(
       {
@@ -103,6 +104,7 @@ export class LocalEmbeddingScorer {
         queueLimit: o.queueLimit,
         batch: o.batch,
         layers: heads.model.layers,
+        overlayPath,
         log: o.log,
       },
       model,
@@ -155,4 +157,23 @@ export class LocalEmbeddingScorer {
   close(): Promise<void> {
     return this.pool.close();
   }
+}
+
+/** The overlay the heads name, beside the heads file, if its sha256 is the pinned one
+ * (TEXT_MODEL_MISSING when absent, TEXT_MODEL_MISMATCH when it differs). */
+export function checkedOverlay(headsPath: string, overlay: { file: string; sha256: string }): string {
+  const path = join(dirname(headsPath), overlay.file);
+  if (!existsSync(path)) {
+    throw new DomainError('unavailable', 'TEXT_MODEL_MISSING', 'The fine-tuned layers of the text model are missing', `missing ${path}`);
+  }
+  const got = createHash('sha256').update(readFileSync(path)).digest('hex');
+  if (got !== overlay.sha256) {
+    throw new DomainError(
+      'unavailable',
+      'TEXT_MODEL_MISMATCH',
+      'The fine-tuned layers of the text model are not the ones the heads were trained with',
+      `${path}: sha256 ${got}, heads expect ${overlay.sha256}`,
+    );
+  }
+  return path;
 }

@@ -1,9 +1,14 @@
 import { DomainError } from '@cds/errors';
 import { ScoreMap } from '@cds/events';
 import { LocalTextClassifier } from '../local-text/local-text.classifier';
-import { LocalEmbeddingScorer } from '../local-embedding/local-embedding.scorer';
+import { LocalEmbeddingScorer, PathScore } from '../local-embedding/local-embedding.scorer';
+import { TextScoreCache, TextScoreCacheStats, scoringForm, textScoreKey } from './text-score.cache';
 
 export type LocalTextModelKind = 'embedding' | 'ngram';
+
+/** Answers of the embedding model kept by content (LOCAL_TEXT_CACHE_ENTRIES): at most
+ * ~0.9 KB each, so ~18 MB at this default. */
+export const DEFAULT_TEXT_CACHE_ENTRIES = 20_000;
 
 /** A text's scores and the model that answered (stored with the decision). */
 export interface TextScore {
@@ -27,6 +32,11 @@ export interface LocalTextRuntimeOptions {
   /** where `npm run models:fetch` installed the embedding model (default models/e5, or
    * LOCAL_EMBEDDING_MODEL_DIR) */
   modelDir?: string;
+  /** answers of the embedding model kept by content (0: none); DEFAULT_TEXT_CACHE_ENTRIES */
+  cacheEntries?: number;
+  /** texts waiting for an embedding thread beyond which `score` rejects at once with
+   * TEXT_QUEUE_FULL (DEFAULT_EMBEDDING_QUEUE_LIMIT) */
+  queueLimit?: number;
 }
 
 /**
@@ -39,9 +49,11 @@ export interface LocalTextRuntimeOptions {
 export class LocalTextRuntime implements TextScorer {
   private readonly ngram: LocalTextClassifier;
   private embedding: LocalEmbeddingScorer | null = null;
+  private readonly cache: TextScoreCache<PathScore>;
 
   constructor(private readonly options: LocalTextRuntimeOptions) {
     this.ngram = options.ngram ?? LocalTextClassifier.load();
+    this.cache = new TextScoreCache(options.cacheEntries ?? DEFAULT_TEXT_CACHE_ENTRIES);
   }
 
   get kind(): LocalTextModelKind {
@@ -54,7 +66,9 @@ export class LocalTextRuntime implements TextScorer {
     if (this.options.kind === 'ngram' || this.embedding) return;
     const { workers, log } = this.options;
     log('log', `loading the text embedding model in ${workers} worker thread(s)`);
-    const scorer = startOrExplain(() => LocalEmbeddingScorer.start({ workers, ngram: this.ngram, log, modelDir: this.options.modelDir }));
+    const scorer = startOrExplain(() =>
+      LocalEmbeddingScorer.start({ workers, ngram: this.ngram, log, modelDir: this.options.modelDir, queueLimit: this.options.queueLimit }),
+    );
     this.embedding = scorer;
     scorer.ready().then(
       () => log('log', 'text embedding model ready'),
@@ -85,11 +99,22 @@ export class LocalTextRuntime implements TextScorer {
 
   /** The scores and the model that answered: the n-gram model under `ngram`, and under
    * `embedding` when the cascade cleared the text. Under `embedding`, failures are 503s:
-   * TEXT_MODEL_UNAVAILABLE, TEXT_QUEUE_FULL, TEXT_WORKER_CRASHED. */
+   * TEXT_MODEL_UNAVAILABLE, TEXT_QUEUE_FULL, TEXT_WORKER_CRASHED; the model reads the text's
+   * scoring form (`scoringForm`), and its answers are kept by that form, the model and the
+   * language (the cache's), so a text seen again, or sent many times at once, is scored once. */
   score(text: string, language: string): TextScore | Promise<TextScore> {
     if (this.options.kind === 'ngram') return { signals: this.ngram.score(text, language), model: this.ngram.id };
     this.start();
-    return this.embedding!.scoreWithPath(text, language);
+    const scorer = this.embedding!;
+    const form = scoringForm(text);
+    const answer = this.cache.get(textScoreKey(scorer.id, language, form), () => scorer.scoreWithPath(form, language));
+    // each caller gets its own copy of the shared answer
+    return answer.then((r) => ({ signals: { ...r.signals }, model: r.model }));
+  }
+
+  /** The embedding model's answers kept by content, and how often they were reused. */
+  cacheStats(): TextScoreCacheStats {
+    return this.cache.stats();
   }
 
   async close(): Promise<void> {

@@ -17,6 +17,7 @@ const DEFERRED_CALLS = new Set<string>([
   'getKey',
   'listKeys',
   'getGuardrailDecision',
+  'getSkillPin',
   'getGuardrailPolicy',
   'getGuardrailPolicyVersion',
   'listGuardrailPolicyHistory',

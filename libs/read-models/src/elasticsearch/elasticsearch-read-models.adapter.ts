@@ -352,6 +352,23 @@ export class ElasticsearchReadModels implements ReadModels, LiveGenerations {
     return this.getSource<GuardrailDecisionDoc>('guardrail_decisions', docId(tenantId, decisionId), tenantId);
   }
 
+  async getSkillPin(tenantId: string, projectId: string | null, skillId: string): Promise<GuardrailDecisionDoc | null> {
+    const filter: estypes.QueryDslQueryContainer[] = [{ term: { tenantId } }, { term: { 'skill.skillId': skillId } }, { term: { kind: 'skill_vetting' } }];
+    const project: estypes.QueryDslQueryContainer = projectId === null ? { bool: { must_not: { exists: { field: 'projectId' } } } } : { term: { projectId } };
+    const [accepted] = await this.search<GuardrailDecisionDoc>('guardrail_decisions', {
+      query: { bool: { filter: [...filter, project, { term: { requiresApproval: false } }] } },
+      sort: [{ timestamp: 'desc' }, { decisionId: 'desc' }],
+      size: 1,
+    });
+    if (accepted) return accepted;
+    const [first] = await this.search<GuardrailDecisionDoc>('guardrail_decisions', {
+      query: { bool: { filter: [...filter, project] } },
+      sort: [{ timestamp: 'asc' }, { decisionId: 'asc' }],
+      size: 1,
+    });
+    return first ?? null;
+  }
+
   async getGuardrailPolicy(tenantId: string, projectId: string): Promise<GuardrailPolicyVersionDoc | null> {
     const [v] = await this.policyVersions(tenantId, projectId, 1);
     return v ?? null;

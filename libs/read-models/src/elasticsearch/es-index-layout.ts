@@ -127,6 +127,7 @@ export const MAPPINGS: Record<DocType, estypes.MappingTypeMapping> = {
       decidedBy: keyword,
       latency: { type: 'double' },
       timestamp: date,
+      skill: { properties: { skillId: keyword, contentHash: keyword } },
     },
   },
   guardrail_policy_versions: {

@@ -79,6 +79,8 @@ CREATE INDEX IF NOT EXISTS keys_by_hash ON keys (hash);
 CREATE INDEX IF NOT EXISTS keys_by_tenant ON keys (tenant_id);
 CREATE INDEX IF NOT EXISTS guardrail_decisions_by_project ON guardrail_decisions (tenant_id, project_id, ts);
 CREATE INDEX IF NOT EXISTS guardrail_policy_versions_by_pos ON guardrail_policy_versions (tenant_id, project_id, pos DESC);
+CREATE INDEX IF NOT EXISTS guardrail_decisions_by_skill ON guardrail_decisions (tenant_id, json_extract(body, '$.skill.skillId'), ts, pos)
+  WHERE kind = 'skill_vetting';
 `;
 
 /**
@@ -210,6 +212,14 @@ export class SqliteReadModels implements ReadModels {
         'INSERT OR IGNORE INTO guardrail_policy_versions (tenant_id, project_id, version, pos, body) VALUES (?, ?, ?, ?, ?)',
       ),
       getGuardrailDecision: db.prepare('SELECT body FROM guardrail_decisions WHERE tenant_id = ? AND decision_id = ?'),
+      skillAccepted: db.prepare(
+        `SELECT body FROM guardrail_decisions WHERE tenant_id = ? AND json_extract(body, '$.skill.skillId') = ? AND kind = 'skill_vetting'
+           AND project_id IS ? AND requires_approval = 0 ORDER BY ts DESC, pos DESC LIMIT 1`,
+      ),
+      skillFirst: db.prepare(
+        `SELECT body FROM guardrail_decisions WHERE tenant_id = ? AND json_extract(body, '$.skill.skillId') = ? AND kind = 'skill_vetting'
+           AND project_id IS ? ORDER BY ts ASC, pos ASC LIMIT 1`,
+      ),
       currentGuardrailPolicy: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC LIMIT 1'),
       guardrailPolicyVersion: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? AND version = ?'),
       guardrailPolicyHistory: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC'),
@@ -382,6 +392,13 @@ export class SqliteReadModels implements ReadModels {
 
   async getGuardrailDecision(tenantId: string, decisionId: string): Promise<GuardrailDecisionDoc | null> {
     return parse(this.stmts.getGuardrailDecision.get(tenantId, decisionId));
+  }
+
+  async getSkillPin(tenantId: string, projectId: string | null, skillId: string): Promise<GuardrailDecisionDoc | null> {
+    return (
+      parse<GuardrailDecisionDoc>(this.stmts.skillAccepted.get(tenantId, skillId, projectId)) ??
+      parse<GuardrailDecisionDoc>(this.stmts.skillFirst.get(tenantId, skillId, projectId))
+    );
   }
 
   /**

@@ -7,6 +7,8 @@ export interface GuardrailPolicy {
   blockShellPatterns: string[];
   /** Risk score at which approval is required. */
   requireApprovalScore: number;
+  /** Optional: widens (`add`) or narrows (`exempt`) the built-in system zones. */
+  systemZones?: { add?: string[]; exempt?: string[] };
 }
 
 export type SkillSource = 'official' | 'verified_publisher' | 'internal' | 'local' | 'github' | 'public_marketplace' | 'unknown';
