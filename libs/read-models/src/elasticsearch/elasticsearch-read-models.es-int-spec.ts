@@ -5,9 +5,6 @@ import { aliasName } from './es-index-layout';
 import { SKILL_PIN_CASES, skillPinBatch } from '../skill-pins.fixtures';
 import { at, decision, deletePrefix, ES_URL, guardrailDecided, guardrailPolicyVersion, openRm, uniquePrefix } from './es-test-kit';
 
-// Real node: bootstraps and a simulated outage take seconds, not milliseconds.
-jest.setTimeout(30_000);
-
 const prefix = uniquePrefix();
 let rm: ElasticsearchReadModels;
 /** A second instance on the same indices, opened before anything was applied: its
