@@ -4,14 +4,14 @@
 # (scripts/infra/infra.sh; fetched with Maven on first use), runs every tier, and stops
 # what it started (servers already running are reused and left running).
 #
-#   0. the build, typechecked over every source, specs included (one tsc program:
-#      `npm run build:checked`), and the local models (`npm run models:fetch`), while the
-#      servers boot and schemathesis installs in the background
-#   1. unit tests, on both cores
-#   2. two lanes at once, as the one waits on processes and servers the other does not use:
-#      local:   lint (ESLint: no-floating-promises, switch-exhaustiveness-check, the domain
-#               libs free of Nest, Kafka, Elasticsearch, fs) and format (Prettier);
-#               integration (file log, SQLite, media, local models); e2e on fastify
+#   0. at once: the build, typechecked over every source, specs included (one tsc
+#      program: `npm run build:checked`); the unit tests (on both cores), then lint
+#      (ESLint: no-floating-promises, switch-exhaustiveness-check, the domain libs free of
+#      Nest, Kafka, Elasticsearch, fs) and format (Prettier); the servers' start; the
+#      schemathesis install
+#   1. once built, two lanes at once, as the one waits on processes and servers the other
+#      does not use:
+#      local:   integration (file log, SQLite, media, local models); e2e on fastify
 #               (embedded); the adapter-contract e2e suites on express (EXPRESS_SUITES);
 #               the API description checked against the running service by schemathesis
 #               on both adapters (scripts/api-contract.sh)
@@ -93,23 +93,27 @@ wait_for() { # PID NAME: the exit status of a background step, named in the log 
 # Where the tests find the servers (known from the ports before they are up).
 eval "export $("$INFRA" env | tr '\n' ' ')"
 
-# ------------------------------------------------------------------------- 0. build
+# ------------------------------------------------------------- 0. build, unit tests
 # What needs no build starts first, in the background: the servers boot (most of it
-# waiting on the JVMs) and schemathesis installs into its venv while tsc compiles.
+# waiting on the JVMs), schemathesis installs into its venv, and the unit tests (jest
+# compiles what it runs itself), lint and format take the core tsc leaves free.
 lane start step "Kafka and Elasticsearch started" "$INFRA" start
 infra_pid=$!
 lane contract step "schemathesis installed" scripts/api-contract.sh install
 contract_pid=$!
+static_checks() {
+  step "unit (2 workers)" jest_tier unit --maxWorkers=2 --selectProjects unit
+  step "lint (ESLint)" npm run --silent lint
+  step "format (Prettier)" npm run --silent format:check
+}
+lane checks static_checks
+checks_pid=$!
 step "local models installed (models:fetch)" npm run --silent models:fetch
 step "build, typechecked over every source, specs included (build:checked)" npm run --silent build:checked
-
-# -------------------------------------------------------------------------- 1. unit
-step "unit (2 workers)" jest_tier unit --maxWorkers=2 --selectProjects unit
 wait_for "$contract_pid" "the schemathesis install"
 wait_for "$infra_pid" "the start of Kafka and Elasticsearch"
-background=()
 
-# ------------------------------------------------------------------------- 2. lanes
+# ---------------------------------------------------------------------- 1. the lanes
 express_suites() {
   local files=()
   for s in "${EXPRESS_SUITES[@]}"; do files+=("test/e2e/$s.e2e-spec.ts"); done
@@ -118,8 +122,6 @@ express_suites() {
 }
 distributed() { E2E_MODE=distributed jest_tier e2e-distributed --runInBand --selectProjects e2e distributed; }
 lane_local() {
-  step "lint (ESLint)" npm run --silent lint
-  step "format (Prettier)" npm run --silent format:check
   step "integration" jest_tier integration --runInBand --selectProjects integration
   step "e2e (fastify, embedded)" jest_tier e2e-fastify --runInBand --selectProjects e2e
   step "e2e adapter-contract suites (express, embedded)" express_suites
@@ -135,6 +137,7 @@ local_pid=$!
 lane servers lane_servers
 servers_pid=$!
 rc=0
+wait_for "$checks_pid" "lane checks" || rc=1
 wait_for "$local_pid" "lane local" || rc=1
 wait_for "$servers_pid" "lane servers" || rc=1
 background=()
