@@ -7,6 +7,7 @@ import { DomainError, notFound } from '@cds/errors';
 import { DecisionMedia, DecisionOcr } from '@cds/events';
 import { decodeImage, fetchMedia, ImageSource, OcrEngine, openOcrEngine, parseImageInput, REQUIRED_TESSERACT_PACKS, renderForOcr } from '@cds/media';
 import { ImageForScoring, LOCAL_IMAGE_INPUT_SIZE } from '@cds/providers';
+import { tracing } from '@cds/tracing';
 import { Gate } from './gate';
 
 /** An image ready to score: decoded frames, what the decision records of it, the text read in it. */
@@ -168,7 +169,10 @@ export class ImageIntake implements OnApplicationBootstrap, OnApplicationShutdow
     try {
       return await this.ocrGate.run(async () => {
         const png = await renderForOcr(bytes, { maxPixels: this.config.MAX_IMAGE_PIXELS, ocrMaxSide: OCR_MAX_SIDE });
-        const { text } = await (await this.ocrEngine()).read(png, { language, timeoutMs: this.config.OCR_TIMEOUT_MS });
+        const engine = await this.ocrEngine();
+        const read = () => engine.read(png, { language, timeoutMs: this.config.OCR_TIMEOUT_MS });
+        const traces = tracing();
+        const { text } = traces.enabled ? await traces.span('ocr', { 'cds.ocr_engine': engine.name, 'cds.language': language }, read) : await read();
         return text.slice(0, MAX_OCR_CHARS);
       });
     } catch (err) {
