@@ -17,6 +17,7 @@ import {
   renderPixelsForOcr,
 } from '@cds/media';
 import { ImageForScoring, LOCAL_IMAGE_INPUT_SIZE } from '@cds/providers';
+import { tracing } from '@cds/tracing';
 import { Gate } from './gate';
 
 /** An image ready to score: decoded frames, what the decision records of it, the text read in it. */
@@ -188,7 +189,10 @@ export class ImageIntake implements OnApplicationBootstrap, OnApplicationShutdow
     try {
       return await this.ocrGate.run(async () => {
         const png = await picture();
-        const { text } = await (await this.ocrEngine()).read(png, { language, timeoutMs: this.config.OCR_TIMEOUT_MS });
+        const engine = await this.ocrEngine();
+        const read = () => engine.read(png, { language, timeoutMs: this.config.OCR_TIMEOUT_MS });
+        const traces = tracing();
+        const { text } = traces.enabled ? await traces.span('ocr', { 'cds.ocr_engine': engine.name, 'cds.language': language }, read) : await read();
         return text.slice(0, MAX_OCR_CHARS);
       });
     } catch (err) {
