@@ -108,6 +108,9 @@ const SCHEMAS: Record<DomainEventType, Record<string, Check>> = {
     decidedBy: str,
     latency: num,
     skill: (v) => v === undefined || (obj(v) && str((v as any).skillId) && str((v as any).contentHash)),
+    session: (v) =>
+      v === undefined ||
+      (obj(v) && str((v as any).sessionId) && arr((v as any).facts) && (v as any).facts.every((f: any) => obj(f) && str(f.kind) && str(f.value))),
   },
   'agent.guardrail.blocked': GUARDRAIL_ALERT,
   'agent.guardrail.approval_required': GUARDRAIL_ALERT,

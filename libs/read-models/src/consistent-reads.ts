@@ -18,6 +18,7 @@ export const QUERY_TOPICS: Record<QueryMethod | keyof WebhookReadModels, readonl
   listKeys: ['keys'],
   getGuardrailDecision: ['guardrails'],
   getSkillPin: ['guardrails'],
+  listSessionActions: ['guardrails'],
   getGuardrailPolicy: ['guardrails'],
   getGuardrailPolicyVersion: ['guardrails'],
   listGuardrailPolicyHistory: ['guardrails'],
