@@ -54,7 +54,7 @@ async function main() {
   for (const v of signals) {
     console.log(`| ${v.label} | ${v.rps} (${v.runs.map((r) => r.rps).join(', ')}) | ${v.p50} | ${v.p99} | ${v.cpuUs} | ${(v.rps / base.rps).toFixed(2)} |`);
   }
-  console.log(`written to ${writeResult('check', report)}`);
+  console.log(`written to ${writeResult(all ? 'check' : 'check-signals', report)}`);
 }
 
 /** What the operator's signals cost: access lines on, and tracing exporting, each beside

@@ -52,7 +52,7 @@ export class ImageIntake implements OnApplicationBootstrap, OnApplicationShutdow
    * tesseract.js worker thread): at most one per core at a time, so a burst of images
    * queues instead of starving the event loop. */
   private readonly ocrGate = new Gate(OCR_CONCURRENCY);
-  /** Opened once, at start (or by the first image when the process has no bootstrap). */
+  /** Opened once, at start (or by the first image when the process has no bootstrap); looked for again after a failure. */
   private engine: Promise<OcrEngine> | null = null;
 
   constructor(
@@ -84,8 +84,12 @@ export class ImageIntake implements OnApplicationBootstrap, OnApplicationShutdow
 
   private ocrEngine(): Promise<OcrEngine> {
     if (!this.engine) {
-      this.engine = openOcrEngine({ choice: this.config.OCR_ENGINE, concurrency: OCR_CONCURRENCY });
-      this.engine.catch(() => undefined);
+      const opening = openOcrEngine({ choice: this.config.OCR_ENGINE, concurrency: OCR_CONCURRENCY });
+      // No engine now (503s meanwhile): the next image looks again, so installing one needs no restart.
+      opening.catch(() => {
+        if (this.engine === opening) this.engine = null;
+      });
+      this.engine = opening;
     }
     return this.engine;
   }
