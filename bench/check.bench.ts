@@ -1,3 +1,5 @@
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
 import { BENCH_TEXT_MODEL, checkBody, LoadResult, machine, measureEmbedded, measureEmbeddedAgainstBare, writeResult } from './bench-support';
 
 /**
@@ -52,16 +54,24 @@ async function main() {
   for (const v of signals) {
     console.log(`| ${v.label} | ${v.rps} (${v.runs.map((r) => r.rps).join(', ')}) | ${v.p50} | ${v.p99} | ${v.cpuUs} | ${(v.rps / base.rps).toFixed(2)} |`);
   }
-  console.log(`written to ${writeResult('check', report)}`);
+  console.log(`written to ${writeResult(all ? 'check' : 'check-signals', report)}`);
 }
 
-/** What the operator's signals cost: access lines on beside off (the baseline). Each
- * variant runs twice, the variants in turn (A B A B), so a drift of the machine's load
- * falls on both; its figure is the mean of its runs. */
+/** What the operator's signals cost: access lines on, and tracing exporting, each beside
+ * both off (the baseline). Each variant runs twice, the variants in turn (A B C A B C), so
+ * a drift of the machine's load falls on all; its figure is the mean of its runs. */
 async function measureSignals(): Promise<{ label: string; rps: number; p50: number; p99: number; cpuUs: number; runs: LoadResult[] }[]> {
+  // An OTLP/HTTP endpoint that takes the spans and drops them (a collector's cost is not ours).
+  const sink = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
   const variants: { label: string; env: Record<string, string> }[] = [
-    { label: 'access lines off (baseline)', env: { ACCESS_LOG: 'off' } },
+    { label: 'access lines off, tracing off (baseline)', env: { ACCESS_LOG: 'off' } },
     { label: 'access lines on', env: { ACCESS_LOG: 'on' } },
+    { label: 'tracing exporting (OTLP/HTTP, every request sampled)', env: { ACCESS_LOG: 'off', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint } },
   ];
   const runs = new Map<string, LoadResult[]>(variants.map((v) => [v.label, []]));
   for (let round = 0; round < 2; round++) {
@@ -79,6 +89,7 @@ async function measureSignals(): Promise<{ label: string; rps: number; p50: numb
       runs.get(v.label)!.push(service);
     }
   }
+  sink.close();
   const mean = (xs: number[]) => +(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1);
   return variants.map((v) => {
     const r = runs.get(v.label)!;

@@ -7,6 +7,7 @@ import { DecisionQueries } from './decisions/decision-queries.service';
 import { DecisionsController } from './decisions/decisions.controller';
 import { GuardrailDecisions } from './guardrails/guardrail-decisions.service';
 import { SkillPins } from './guardrails/skill-pins.service';
+import { SessionHistory } from './guardrails/session-history.service';
 import { GuardrailMetrics } from './guardrails/guardrail-metrics.service';
 import { GuardrailPolicies } from './guardrails/guardrail-policies.service';
 import { GuardrailSessions } from './guardrails/guardrail-sessions.service';
@@ -60,6 +61,7 @@ import { ProvidersController } from './providers/providers.controller';
     KeyResolver,
     GuardrailDecisions,
     SkillPins,
+    SessionHistory,
     GuardrailPolicies,
     GuardrailMetrics,
     GuardrailSessions,

@@ -15,6 +15,7 @@ import {
   ScoreRequest,
   SUPPORTED_LANGUAGES,
 } from '@cds/providers';
+import { tracing } from '@cds/tracing';
 import { ProviderCache, providerCacheKey } from './provider-cache';
 import { providerChains } from './provider-routing';
 
@@ -157,7 +158,19 @@ export class ContentScorer {
 
   /** One provider, one request: from the cache when it answered the same before; a
    * ProviderCallError is an outcome (the caller falls back), any other error is thrown. */
-  private async callProvider(name: string, request: ScoreRequest, attempts: ProviderAttempt[]): Promise<Outcome> {
+  private callProvider(name: string, request: ScoreRequest, attempts: ProviderAttempt[]): Promise<Outcome> {
+    const traces = tracing();
+    if (!traces.enabled) return this.callProviderNow(name, request, attempts);
+    return traces.span('provider.call', { 'cds.provider': name, 'cds.modality': request.modality }, async (span) => {
+      const outcome = await this.callProviderNow(name, request, attempts);
+      const attempt = attempts[attempts.length - 1];
+      span.setAttribute('cds.cached', attempt?.provider === name && !!attempt.cached);
+      span.setAttribute('cds.outcome', outcome.ok ? 'ok' : outcome.error.reason);
+      return outcome;
+    });
+  }
+
+  private async callProviderNow(name: string, request: ScoreRequest, attempts: ProviderAttempt[]): Promise<Outcome> {
     const provider = this.providers.get(name);
     const cacheable = this.cache.enabled && name !== LOCAL_PROVIDER;
     const key = cacheable ? providerCacheKey(name, provider.model, request) : '';

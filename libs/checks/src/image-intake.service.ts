@@ -17,6 +17,7 @@ import {
   renderPixelsForOcr,
 } from '@cds/media';
 import { ImageForScoring, LOCAL_IMAGE_INPUT_SIZE } from '@cds/providers';
+import { tracing } from '@cds/tracing';
 import { Gate } from './gate';
 
 /** An image ready to score: decoded frames, what the decision records of it, the text read in it. */
@@ -51,7 +52,7 @@ export class ImageIntake implements OnApplicationBootstrap, OnApplicationShutdow
    * tesseract.js worker thread): at most one per core at a time, so a burst of images
    * queues instead of starving the event loop. */
   private readonly ocrGate = new Gate(OCR_CONCURRENCY);
-  /** Opened once, at start (or by the first image when the process has no bootstrap). */
+  /** Opened once, at start (or by the first image when the process has no bootstrap); looked for again after a failure. */
   private engine: Promise<OcrEngine> | null = null;
 
   constructor(
@@ -83,8 +84,12 @@ export class ImageIntake implements OnApplicationBootstrap, OnApplicationShutdow
 
   private ocrEngine(): Promise<OcrEngine> {
     if (!this.engine) {
-      this.engine = openOcrEngine({ choice: this.config.OCR_ENGINE, concurrency: OCR_CONCURRENCY });
-      this.engine.catch(() => undefined);
+      const opening = openOcrEngine({ choice: this.config.OCR_ENGINE, concurrency: OCR_CONCURRENCY });
+      // No engine now (503s meanwhile): the next image looks again, so installing one needs no restart.
+      opening.catch(() => {
+        if (this.engine === opening) this.engine = null;
+      });
+      this.engine = opening;
     }
     return this.engine;
   }
@@ -188,7 +193,10 @@ export class ImageIntake implements OnApplicationBootstrap, OnApplicationShutdow
     try {
       return await this.ocrGate.run(async () => {
         const png = await picture();
-        const { text } = await (await this.ocrEngine()).read(png, { language, timeoutMs: this.config.OCR_TIMEOUT_MS });
+        const engine = await this.ocrEngine();
+        const read = () => engine.read(png, { language, timeoutMs: this.config.OCR_TIMEOUT_MS });
+        const traces = tracing();
+        const { text } = traces.enabled ? await traces.span('ocr', { 'cds.ocr_engine': engine.name, 'cds.language': language }, read) : await read();
         return text.slice(0, MAX_OCR_CHARS);
       });
     } catch (err) {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Principal } from '@cds/auth';
+import { tracing } from '@cds/tracing';
 import { performance } from 'node:perf_hooks';
 import { AppConfig } from '@cds/config';
 import { DomainError, invalid } from '@cds/errors';
@@ -102,6 +103,7 @@ export class MultimodalCheck {
   }
 
   private async decide(principal: Principal, r: MultimodalRequestDto, decisionId: string, requestId: string | null) {
+    tracing().active().setAttribute('cds.decision_id', decisionId);
     const images = r.images ?? [];
     if (r.text === undefined && images.length === 0 && r.video === undefined) {
       throw invalid('VALIDATION_ERROR', 'Invalid request parameters', 'at least one of text, images or video is required');

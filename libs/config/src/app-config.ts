@@ -324,6 +324,13 @@ export class AppConfig {
   @Max(1_000_000)
   TEXT_QUEUE_LIMIT = 1024;
 
+  /** Early exit of the text embedding model (model/embedding-exit.json): `on` lets a text
+   * that heads on an early encoder layer are confident about leave there (clearly below
+   * every threshold of the built-in policy, or clearly past it); `off` runs every layer for
+   * every text. The stored decision names the layers that answered. */
+  @IsIn(['on', 'off'])
+  LOCAL_TEXT_EARLY_EXIT: 'on' | 'off' = 'on';
+
   /** Read text in images with Tesseract and score it with the text model. */
   @IsIn(['on', 'off'])
   IMAGE_OCR: 'on' | 'off' = 'on';

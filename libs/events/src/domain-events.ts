@@ -170,6 +170,13 @@ export interface GuardrailPolicyData {
   requireApprovalScore: number;
   /** Absent on versions that do not set it (and on every version written before it existed). */
   systemZones?: { add: string[]; exempt: string[] };
+  /** Absent on versions that do not set it; the grammar is libs/guardrails' SessionRule. */
+  sessionRules?: Array<{
+    name: string;
+    steps: Array<Partial<Record<'actionType' | 'category' | 'fact' | 'command' | 'targetPath', string | string[]>>>;
+    within?: number;
+    action: 'flag' | 'block';
+  }>;
 }
 
 export interface GuardrailDecidedV1 {
@@ -191,6 +198,15 @@ export interface GuardrailDecidedV1 {
   latency: number;
   /** Skill vetting: the skill and the hash of its content (prompt and permissions), which pins it. */
   skill?: GuardrailSkillRef;
+  /** An action authorized under a session token: the session and what the action did. */
+  session?: GuardrailSessionRef;
+}
+
+export interface GuardrailSessionRef {
+  /** The session token's id (decidedBy is `session:<sessionId>`). */
+  sessionId: string;
+  /** What the action did, for the session's sequence rules (libs/guardrails, SessionFact). */
+  facts: Array<{ kind: string; value: string }>;
 }
 
 export interface GuardrailSkillRef {

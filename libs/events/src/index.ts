@@ -22,6 +22,7 @@ export {
   GuardrailActionName,
   GuardrailPolicyData,
   GuardrailSkillRef,
+  GuardrailSessionRef,
   GuardrailDecidedV1,
   GuardrailAlertV1,
   GuardrailPolicyVersionV1,

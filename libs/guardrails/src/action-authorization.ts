@@ -1,4 +1,4 @@
-import { analyzeCommand, NETWORK_EGRESS_POINTS, SENSITIVE_PATH_POINTS, snippet } from './command-analysis';
+import { analyzeCommand, CommandAnalysis, NETWORK_EGRESS_POINTS, SENSITIVE_PATH_POINTS, snippet } from './command-analysis';
 import { CompiledPolicy, compilePolicy } from './compiled-policy';
 import { ProjectGuardrailPolicy } from './guardrail-policy';
 import { ACTION_TYPES, ActionType, NETWORK_ACTION_TYPES, Permission, PERMISSIONS } from './guardrail-values';
@@ -24,6 +24,11 @@ const TARGET_VERBS: Partial<Record<ActionType, PathVerb>> = { file_write: 'write
 
 /** Authorizes one runtime action of an agent against the resolved policy. */
 export function authorizeAction(input: ActionAuthorizeInput, policy: ProjectGuardrailPolicy): GuardrailVerdict {
+  return buildVerdict(actionFindings(input, policy).findings, policy.requireApprovalScore);
+}
+
+/** The findings of one action, and the analysis of its command (null without one). */
+export function actionFindings(input: ActionAuthorizeInput, policy: ProjectGuardrailPolicy): { findings: RiskFinding[]; analysis: CommandAnalysis | null } {
   const compiled = compilePolicy(policy);
   const type = ACTION_TYPES[input.actionType];
   const findings: RiskFinding[] = [];
@@ -43,9 +48,10 @@ export function authorizeAction(input: ActionAuthorizeInput, policy: ProjectGuar
       reason: `requests high-privilege permission "${p}" (${PERMISSIONS[p].label}), which a ${input.actionType} action does not need`,
     });
   }
-  if (input.command.trim() !== '') findings.push(...analyzeCommand(input.command, compiled).findings);
+  const analysis = input.command.trim() === '' ? null : analyzeCommand(input.command, compiled);
+  if (analysis) findings.push(...analysis.findings);
   if (input.targetPath.trim() !== '') findings.push(...targetFindings(input, compiled));
-  return buildVerdict(findings, policy.requireApprovalScore);
+  return { findings, analysis };
 }
 
 function targetFindings(input: ActionAuthorizeInput, policy: CompiledPolicy): RiskFinding[] {

@@ -2,6 +2,7 @@ import { ProjectGuardrailPolicy } from './guardrail-policy';
 import { compilePathPrefix, PathPrefix } from './paths/path-normalizer';
 import { CompiledShellPattern, compileShellPattern } from './shell/shell-glob';
 import { CompiledZones, compileZones } from './rules/system-zones';
+import { CompiledSessionRule, compileSessionRules } from './session/session-rules';
 
 /** A policy with its prefixes and patterns compiled, cached per policy object. */
 export interface CompiledPolicy {
@@ -10,6 +11,7 @@ export interface CompiledPolicy {
   patterns: Array<{ index: number; pattern: CompiledShellPattern }>;
   requireApprovalScore: number;
   zones: CompiledZones;
+  sessionRules: CompiledSessionRule[];
 }
 
 const cache = new WeakMap<ProjectGuardrailPolicy, CompiledPolicy>();
@@ -35,6 +37,7 @@ export function compilePolicy(policy: ProjectGuardrailPolicy): CompiledPolicy {
     patterns,
     requireApprovalScore: policy.requireApprovalScore,
     zones: compileZones(policy.systemZones),
+    sessionRules: compileSessionRules(policy.sessionRules),
   };
   cache.set(policy, compiled);
   return compiled;

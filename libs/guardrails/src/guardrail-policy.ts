@@ -1,7 +1,9 @@
 /** The Project guardrail policy of the spec, the built-in fallback and the precedence rule. */
 import type { SystemZonesPolicy } from './rules/system-zones';
+import type { SessionRule } from './session/session-rules';
 
 export type { SystemZonesPolicy } from './rules/system-zones';
+export type { SessionRule, SessionRuleStep } from './session/session-rules';
 
 export interface ProjectGuardrailPolicy {
   /** Path prefixes treated as sensitive; `~/` means any user's home (see GUARDRAILS.md). */
@@ -14,6 +16,8 @@ export interface ProjectGuardrailPolicy {
   requireApprovalScore: number;
   /** Optional (not one of the spec's four fields): widens or narrows the built-in system zones. */
   systemZones?: SystemZonesPolicy;
+  /** Optional (not one of the spec's four fields): sequences of a session's actions to flag or block. */
+  sessionRules?: SessionRule[];
 }
 
 /** An inline request policy: any subset of the fields; the missing ones come from the next level. */
@@ -63,7 +67,7 @@ export const DEFAULT_GUARDRAIL_POLICY: Readonly<ProjectGuardrailPolicy> = Object
 
 const FIELDS: readonly (keyof ProjectGuardrailPolicy)[] = ['sensitivePathPrefixes', 'networkAllowlist', 'blockShellPatterns', 'requireApprovalScore'];
 /** Our own optional fields: taken from the request, else the project; absent means the built-in behaviour. */
-const OPTIONAL_FIELDS: readonly (keyof ProjectGuardrailPolicy)[] = ['systemZones'];
+const OPTIONAL_FIELDS: readonly (keyof ProjectGuardrailPolicy)[] = ['systemZones', 'sessionRules'];
 
 /**
  * Spec precedence: the policy on the request, else the project's, else the defaults.
@@ -93,6 +97,7 @@ function frozen(r: ResolvedGuardrailPolicy): ResolvedGuardrailPolicy {
   Object.freeze(r.policy.networkAllowlist);
   Object.freeze(r.policy.blockShellPatterns);
   if (r.policy.systemZones) Object.freeze(r.policy.systemZones);
+  if (r.policy.sessionRules) Object.freeze(r.policy.sessionRules);
   return Object.freeze({ policy: Object.freeze(r.policy), origin: Object.freeze(r.origin) });
 }
 
@@ -137,5 +142,6 @@ function clonePolicy(p: ProjectGuardrailPolicy): ProjectGuardrailPolicy {
     blockShellPatterns: [...p.blockShellPatterns],
     requireApprovalScore: p.requireApprovalScore,
     ...(p.systemZones ? { systemZones: { add: [...p.systemZones.add], exempt: [...p.systemZones.exempt] } } : {}),
+    ...(p.sessionRules ? { sessionRules: p.sessionRules.map((r) => ({ ...r, steps: r.steps.map((s) => ({ ...s })) })) } : {}),
   };
 }

@@ -6,12 +6,13 @@ import { GuardrailPolicyOverride, ProjectGuardrailPolicy, SystemZonesPolicy } fr
 import { asObject, clip, describe, fail, GUARDRAIL_ERROR_CODES, LIMITS, JsonObject } from './guardrail-validation.helpers';
 import { compileShellPattern, ShellPatternError } from './shell/shell-glob';
 import { looksLikeHost } from './network/network-hosts';
+import { validateSessionRules } from './session/session-rules.validator';
 
 const CODE = GUARDRAIL_ERROR_CODES.invalidPolicy;
 /** The spec's four fields, all required in a stored policy. */
 const FIELDS = ['sensitivePathPrefixes', 'networkAllowlist', 'blockShellPatterns', 'requireApprovalScore'] as const;
 /** Fields of our own, optional everywhere. */
-const OPTIONAL_FIELDS = ['systemZones'] as const;
+const OPTIONAL_FIELDS = ['systemZones', 'sessionRules'] as const;
 const ZONE_LISTS = ['add', 'exempt'] as const;
 const MAX_ZONE_PREFIXES = 64;
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -42,6 +43,7 @@ export function validateGuardrailPolicyOverride(x: unknown): GuardrailPolicyOver
     out.blockShellPatterns = stringList(o, 'blockShellPatterns', LIMITS.blockShellPatterns, LIMITS.blockShellPatternLength, checkPattern);
   if (o.requireApprovalScore !== undefined) out.requireApprovalScore = score(o.requireApprovalScore);
   if (o.systemZones !== undefined) out.systemZones = systemZones(o.systemZones);
+  if (o.sessionRules !== undefined) out.sessionRules = validateSessionRules(o.sessionRules);
   return out;
 }
 

@@ -107,6 +107,7 @@ export const GUARDRAIL_CATEGORIES = {
   system_change: { cap: 100, meaning: 'a system zone is written, deleted, emptied, mounted or has its permissions changed' },
   process_control: { cap: 100, meaning: 'system processes or services are killed or stopped' },
   skill_changed: { cap: 50, meaning: 'the skill prompt or permissions changed since the skill was vetted' },
+  session_sequence: { cap: 100, meaning: 'with what the same session did before, the action completes a dangerous sequence' },
 } as const;
 export type GuardrailCategory = keyof typeof GUARDRAIL_CATEGORIES;
 

@@ -23,6 +23,7 @@ describe('@cds/guardrails public surface', () => {
         'SKILL_SOURCES',
         'actionForScore',
         'authorizeAction',
+        'authorizeSessionAction',
         'resolvePolicy',
         'resolvePolicyWithOrigin',
         'skillContentHash',

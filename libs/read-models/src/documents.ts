@@ -9,6 +9,7 @@ import {
   GuardrailKind,
   GuardrailPolicyData,
   GuardrailSkillRef,
+  GuardrailSessionRef,
   ScoreMap,
   VideoExtraction,
   VideoFrameScore,
@@ -106,6 +107,19 @@ export interface GuardrailDecisionDoc {
   timestamp: string;
   /** Skill vetting since pinning: what the skill was (GuardrailDecidedV1.skill). */
   skill?: GuardrailSkillRef;
+  /** Made under a session token (GuardrailDecidedV1.session). */
+  session?: GuardrailSessionRef;
+}
+
+/** An earlier action of a session, as its sequence rules need it. */
+export interface GuardrailSessionActionDoc {
+  decisionId: string;
+  timestamp: string;
+  actionType: string;
+  command: string;
+  targetPath: string;
+  categories: string[];
+  facts: Array<{ kind: string; value: string }>;
 }
 
 /** One entry of a project's guardrail policy history; the newest is the project's policy. */

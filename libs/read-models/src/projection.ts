@@ -140,6 +140,7 @@ export function toDocWrites(e: DomainEvent): DocWrite[] {
             latency: d.latency,
             timestamp: e.occurredAt,
             ...(d.skill ? { skill: { skillId: d.skill.skillId, contentHash: d.skill.contentHash } } : {}),
+            ...(d.session ? { session: { sessionId: d.session.sessionId, facts: d.session.facts } } : {}),
           },
         },
       ];

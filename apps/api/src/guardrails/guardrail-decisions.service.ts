@@ -4,8 +4,10 @@ import { Principal, principalIdentity } from '@cds/auth';
 import { DomainEvent, envelope, GuardrailAlertV1, GuardrailKind, timeOrderedId } from '@cds/events';
 import {
   authorizeAction,
+  authorizeSessionAction,
   GuardrailVerdict,
   resolvePolicyWithOrigin,
+  SessionFact,
   skillContentHash,
   validateActionAuthorizeInput,
   validateGuardrailPolicyOverride,
@@ -15,6 +17,7 @@ import {
 import { EventWriter } from '@cds/write-path';
 import { GuardrailPolicies } from './guardrail-policies.service';
 import { assertMayChangePolicy, projectOf } from './project-access';
+import { SessionHistory } from './session-history.service';
 import { SkillPins } from './skill-pins.service';
 
 /**
@@ -22,7 +25,9 @@ import { SkillPins } from './skill-pins.service';
  * inline `policy` (field by field), then the project's stored policy, then the built-in
  * defaults. The decision, and an `agent.guardrail.*` alert when it blocks or needs
  * approval, are appended in one write before the answer. A vetted skill's content hash
- * goes on its decision: the next vetting of the same skillId compares with its pin.
+ * goes on its decision: the next vetting of the same skillId compares with its pin. An
+ * action under a session token is judged with what the session did before (read from the
+ * log), and what it did goes on its decision for the session's next actions.
  */
 @Injectable()
 export class GuardrailDecisions {
@@ -30,6 +35,7 @@ export class GuardrailDecisions {
     private readonly policies: GuardrailPolicies,
     private readonly writer: EventWriter,
     private readonly pins: SkillPins,
+    private readonly sessions: SessionHistory,
   ) {}
 
   async decide(kind: GuardrailKind, p: Principal, body: Record<string, unknown>) {
@@ -39,13 +45,23 @@ export class GuardrailDecisions {
     const hasInline = body.policy !== undefined && body.policy !== null;
     if (hasInline) assertMayChangePolicy(p, 'an inline policy');
     const inline = hasInline ? validateGuardrailPolicyOverride(body.policy) : null;
-    const stored = projectId ? await this.policies.current(p.tenantId, projectId) : null;
+    const sessionId = p.session && !('skillId' in input) ? p.session.tokenId : null;
+    // Both reads wait for the same projection of the guardrails topic: asked together.
+    const [stored, history] = await Promise.all([
+      projectId ? this.policies.current(p.tenantId, projectId) : null,
+      sessionId ? this.sessions.of(p.tenantId, sessionId) : null,
+    ]);
     const { policy, origin } = resolvePolicyWithOrigin(inline, stored);
     let verdict: GuardrailVerdict;
     let skill: { skillId: string; contentHash: string } | undefined;
+    let session: { sessionId: string; facts: SessionFact[] } | undefined;
     if ('skillId' in input) {
       skill = { skillId: input.skillId, contentHash: skillContentHash(input) };
       verdict = vetSkill(input, policy, await this.pins.pinned(p.tenantId, projectId, input.skillId));
+    } else if (sessionId && history) {
+      const decided = authorizeSessionAction(input, policy, history);
+      verdict = decided.verdict;
+      session = { sessionId, facts: decided.facts };
     } else {
       verdict = authorizeAction(input, policy);
     }
@@ -61,6 +77,7 @@ export class GuardrailDecisions {
         decidedBy: principalIdentity(p),
         latency: Math.round((performance.now() - started) * 1000) / 1000,
         ...(skill ? { skill } : {}),
+        ...(session ? { session } : {}),
       }),
     ];
     if (verdict.action === 'block') events.push(envelope('agent.guardrail.blocked', 1, p.tenantId, decisionId, alert));

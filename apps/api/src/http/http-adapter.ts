@@ -7,6 +7,7 @@ import { AppConfig } from '@cds/config';
 import { DomainError } from '@cds/errors';
 import { Metrics } from '@cds/metrics';
 import { acceptRequestId, AccessLog, REQUEST_ID_HEADER } from '@cds/logging';
+import { RequestSpan, tracing } from '@cds/tracing';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { DEFAULT_MULTIPART_LIMITS, isMultipartRequest, MULTIPART_LIMITS, MultipartLimits, registerFastifyMultipart } from './multipart';
 import { sendJson } from './reply';
@@ -21,6 +22,7 @@ import { MAX_PATH_PARAM_LENGTH } from './error-body';
  */
 export async function createHttpApp(module: unknown, config: AppConfig, logger: Logger | false): Promise<INestApplication> {
   const filter = new AllExceptionsFilter();
+  const traces = tracing();
   const access = new AccessLog({
     enabled: config.ACCESS_LOG === 'on',
     maxPerSecond: config.ACCESS_LOG_MAX_PER_SECOND,
@@ -40,12 +42,18 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
       res.setHeader(REQUEST_ID_HEADER, requestId);
       if (draining) res.setHeader('connection', 'close');
       const started = process.hrtime.bigint();
+      // Tracing on: the request's span, active for the rest of its handling (the body's
+      // listeners bound to it too: express reads the body after this middleware).
+      const span = traces.enabled ? traces.startRequest(req.method, req.headers) : null;
       res.on('finish', () => {
         const route = req.route?.path ? `${req.baseUrl ?? ''}${req.route.path}` : 'unmatched';
         observeRequest(metrics, access, req, route, res.statusCode, started, requestId);
+        if (span) endRequestSpan(span, req, route, res.statusCode, requestId);
       });
       req[REQUEST_ID] = requestId;
-      next();
+      if (!span) return next();
+      span.bind(req);
+      span.run(next);
     });
     inst.set('trust proxy', false);
     const limits = mediaBodyLimits(config);
@@ -118,8 +126,21 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
   });
   fastify.addHook('onResponse', (req: any, reply: any, done: () => void) => {
     observeRequest(metrics, access, req, req.routeOptions?.url ?? 'unmatched', reply.statusCode, req.cdsStarted, reply.getHeader(REQUEST_ID_HEADER));
+    if (req.cdsSpan) endRequestSpan(req.cdsSpan, req, req.routeOptions?.url ?? 'unmatched', reply.statusCode, reply.getHeader(REQUEST_ID_HEADER));
     done();
   });
+  // Tracing on: a span per request, active while the route runs (guards, pipes, the
+  // handler and all it awaits); no hook at all when it is off.
+  if (traces.enabled) {
+    fastify.addHook('onRequest', (req: any, _reply: unknown, done: () => void) => {
+      req.cdsSpan = traces.startRequest(req.method, req.headers);
+      done();
+    });
+    fastify.addHook('preHandler', (req: any, _reply: unknown, done: () => void) => {
+      if (req.cdsSpan) req.cdsSpan.run(done);
+      else done();
+    });
+  }
   // The endpoints that carry images take bodies sized for them; every other keeps MAX_BODY_BYTES.
   const limits = mediaBodyLimits(config);
   const multipart = multipartLimits(config);
@@ -209,6 +230,17 @@ function observeRequest(
     requestId: typeof requestId === 'string' ? requestId : null,
     tenant: req.principal?.tenantId ?? null,
     keyId: req.principal?.keyId ?? null,
+  });
+}
+
+/** The request span's closing attributes: the route pattern (never the raw path), the
+ * status, the request id and the caller's tenant; the decision id the handler set. */
+function endRequestSpan(span: RequestSpan, req: { principal?: { tenantId?: string } }, route: string, status: number, requestId: unknown): void {
+  span.end({
+    'http.route': route || 'unmatched',
+    'http.response.status_code': status,
+    'cds.request_id': typeof requestId === 'string' ? requestId : undefined,
+    'cds.tenant': req.principal?.tenantId,
   });
 }
 

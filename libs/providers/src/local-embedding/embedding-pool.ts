@@ -1,7 +1,7 @@
 import { ModelWorkerPool, WorkerPoolLogLevel, WorkerPoolState } from '../worker-pool/model-worker-pool';
 import { BatchLimits, DEFAULT_BATCH_LIMITS, nextBatchSize, validateBatchLimits } from './embedding-batch.rules';
 import { E5ModelFiles, locateE5Model } from './e5-model-files';
-import { EMBEDDING_WORKER_SOURCE, EmbeddingWorkerData, EmbeddingWorkerMessage, EmbeddingWorkerRequest } from './embedding-worker.source';
+import { EMBEDDING_WORKER_SOURCE, EmbeddingWorkerData, EmbeddingWorkerMessage, EmbeddingWorkerRequest, WorkerExit } from './embedding-worker.source';
 
 export type EmbeddingPoolLogLevel = WorkerPoolLogLevel;
 
@@ -19,7 +19,23 @@ export interface EmbeddingPoolOptions {
   /** Fine-tuned encoder layers to load over the published weights (an overlay file the
    * caller has checked: EmbeddingHeadsFile.model.overlay); none when absent. */
   overlayPath?: string;
+  /** Layers whose pooled output each text also returns (`EncodedText.captured`), e.g. for a
+   * head that reads an intermediate layer; no text leaves before the last of them. */
+  capture?: number[];
+  /** Early exits (embedding-exit.ts): a text whose exit rule holds at a layer leaves there
+   * (`EncodedText.layer`); the others continue from it in the same pass. */
+  exits?: WorkerExit[];
   log?: (level: EmbeddingPoolLogLevel, msg: string) => void;
+}
+
+/** One text through the pool. */
+export interface EncodedText {
+  /** the pooled output (L2-normalised) of the layer the text left at */
+  embedding: Float32Array;
+  /** that layer: the last one run, or an early exit's */
+  layer: number;
+  /** the pooled output of each capture layer, in the order of `EmbeddingPoolOptions.capture` */
+  captured: Float32Array[];
 }
 
 export type EmbeddingPoolState = WorkerPoolState;
@@ -37,9 +53,11 @@ export const DEFAULT_EMBEDDING_QUEUE_LIMIT = 1024;
  * (ModelWorkerPool). Texts submitted together leave together: they wait in the queue and
  * go as one forward pass (embedding-batch.rules.ts) to the idle worker busy least.
  */
-export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, EmbeddingWorkerMessage> {
+export class EmbeddingPool extends ModelWorkerPool<string, EncodedText, EmbeddingWorkerMessage> {
   readonly model: E5ModelFiles;
   private dimension = 0;
+  private layerCount = 0;
+  private readonly captureCount: number;
   private engineKernel: 'panels' | 'reference' | undefined;
   private readonly limits: BatchLimits;
 
@@ -51,6 +69,8 @@ export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, Embeddi
       isQuery: true,
       layers: o.layers ?? null,
       overlayPath: o.overlayPath ?? null,
+      capture: o.capture ?? [],
+      exits: o.exits ?? [],
     };
     super(
       {
@@ -65,6 +85,7 @@ export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, Embeddi
       { workers: o.workers, queueLimit: o.queueLimit ?? DEFAULT_EMBEDDING_QUEUE_LIMIT, log: o.log },
     );
     this.model = model;
+    this.captureCount = workerData.capture.length;
     this.limits = limits;
     this.batchLookahead = limits.maxBatch;
   }
@@ -76,6 +97,10 @@ export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, Embeddi
     const limits = { ...DEFAULT_BATCH_LIMITS, ...o.batch };
     validateBatchLimits(limits);
     if (o.layers !== undefined && !(Number.isInteger(o.layers) && o.layers >= 1)) throw new RangeError(`layers must be an integer >= 1, got ${o.layers}`);
+    for (const list of [o.capture ?? [], (o.exits ?? []).map((e) => e.layer)]) {
+      if (!list.every((l, i) => Number.isInteger(l) && l >= 1 && (i === 0 || l > list[i - 1])))
+        throw new RangeError(`capture and exit layers must be ascending integers >= 1, got ${list.join(', ')}`);
+    }
     // throws TEXT_MODEL_MISSING (naming `npm run models:fetch`) before any thread starts
     const pool = new EmbeddingPool(o, model ?? locateE5Model(o.modelDir), limits);
     pool.spawnAll();
@@ -93,10 +118,21 @@ export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, Embeddi
     return this.dimension;
   }
 
+  /** Encoder layers a text runs through when it does not leave early (12, or `layers`),
+   * known once a worker is ready. */
+  get layers(): number {
+    return this.layerCount;
+  }
+
   /** The L2-normalised embedding of one text (NUL characters and lone surrogates are
    * replaced: the engine reads C strings). Texts submitted in the same tick leave as one
    * batch. Rejects at once with TEXT_QUEUE_FULL when the queue is at its limit. */
-  embed(text: string): Promise<Float32Array> {
+  async embed(text: string): Promise<Float32Array> {
+    return (await this.encode(text)).embedding;
+  }
+
+  /** `embed`, with the layer the text left at and the capture layers' outputs. */
+  encode(text: string): Promise<EncodedText> {
     if (typeof text !== 'string') return Promise.reject(new TypeError(`embed takes a string, got ${typeof text}`));
     return this.submit(cString(text), true);
   }
@@ -121,13 +157,19 @@ export class EmbeddingPool extends ModelWorkerPool<string, Float32Array, Embeddi
     return { message: { type: 'embed', id, texts } };
   }
 
-  protected outputs(m: Extract<EmbeddingWorkerMessage, { type: 'result' }>, texts: string[]): Float32Array[] {
+  protected outputs(m: Extract<EmbeddingWorkerMessage, { type: 'result' }>, texts: string[]): EncodedText[] {
     const dim = m.embeddings.length / texts.length;
-    return texts.map((_, i) => m.embeddings.subarray(i * dim, (i + 1) * dim));
+    const c = this.captureCount;
+    return texts.map((_, i) => ({
+      embedding: m.embeddings.subarray(i * dim, (i + 1) * dim),
+      layer: m.layers[i],
+      captured: Array.from({ length: c }, (_, k) => m.captured.subarray((i * c + k) * dim, (i * c + k + 1) * dim)),
+    }));
   }
 
   protected override onReady(_slot: number, m: Extract<EmbeddingWorkerMessage, { type: 'ready' }>): void {
     this.dimension = m.dim;
+    this.layerCount = m.layers;
     this.engineKernel = m.fast ? 'panels' : 'reference';
   }
 }

@@ -37,6 +37,9 @@ export interface LocalTextRuntimeOptions {
   /** texts waiting for an embedding thread beyond which `score` rejects at once with
    * TEXT_QUEUE_FULL (DEFAULT_EMBEDDING_QUEUE_LIMIT) */
   queueLimit?: number;
+  /** false: every text runs every encoder layer (default true: the early exits of
+   * model/embedding-exit.json, when calibrated against the model) */
+  earlyExit?: boolean;
 }
 
 /**
@@ -67,7 +70,14 @@ export class LocalTextRuntime implements TextScorer {
     const { workers, log } = this.options;
     log('log', `loading the text embedding model in ${workers} worker thread(s)`);
     const scorer = startOrExplain(() =>
-      LocalEmbeddingScorer.start({ workers, ngram: this.ngram, log, modelDir: this.options.modelDir, queueLimit: this.options.queueLimit }),
+      LocalEmbeddingScorer.start({
+        workers,
+        ngram: this.ngram,
+        log,
+        modelDir: this.options.modelDir,
+        queueLimit: this.options.queueLimit,
+        earlyExit: this.options.earlyExit,
+      }),
     );
     this.embedding = scorer;
     scorer.ready().then(
@@ -115,6 +125,20 @@ export class LocalTextRuntime implements TextScorer {
   /** The embedding model's answers kept by content, and how often they were reused. */
   cacheStats(): TextScoreCacheStats {
     return this.cache.stats();
+  }
+
+  /** How the texts scored since the start were answered, by path: from the cache
+   * (`cache`: an answer kept, or a pass already running for the same text), by the n-gram
+   * cascade (`ngram-cleared`), and per chunk by the layer it left the encoder at
+   * (`layer-12`: every layer; `layer-4`: an early exit). Empty under `ngram`. */
+  answeredBy(): Record<string, number> {
+    const scorer = this.embedding;
+    if (!scorer) return {};
+    const cache = this.cache.stats();
+    const s = scorer.stats();
+    const out: Record<string, number> = { cache: cache.hits + cache.joined, 'ngram-cleared': s.cleared };
+    for (const [layer, n] of Object.entries(s.leftAt)) out[`layer-${layer}`] = n;
+    return out;
   }
 
   async close(): Promise<void> {

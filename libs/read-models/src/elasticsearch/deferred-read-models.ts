@@ -18,6 +18,7 @@ const DEFERRED_CALLS = new Set<string>([
   'listKeys',
   'getGuardrailDecision',
   'getSkillPin',
+  'listSessionActions',
   'getGuardrailPolicy',
   'getGuardrailPolicyVersion',
   'listGuardrailPolicyHistory',

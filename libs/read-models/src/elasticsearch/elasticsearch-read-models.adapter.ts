@@ -8,6 +8,7 @@ import {
   DeliveryDoc,
   GuardrailCounts,
   GuardrailDecisionDoc,
+  GuardrailSessionActionDoc,
   GuardrailPolicyVersionDoc,
   KeyDoc,
   PolicyDoc,
@@ -350,6 +351,24 @@ export class ElasticsearchReadModels implements ReadModels, LiveGenerations {
 
   getGuardrailDecision(tenantId: string, decisionId: string): Promise<GuardrailDecisionDoc | null> {
     return this.getSource<GuardrailDecisionDoc>('guardrail_decisions', docId(tenantId, decisionId), tenantId);
+  }
+
+  async listSessionActions(tenantId: string, sessionId: string, limit: number): Promise<GuardrailSessionActionDoc[]> {
+    const hits = await this.search<GuardrailDecisionDoc>('guardrail_decisions', {
+      query: { bool: { filter: [{ term: { tenantId } }, { term: { 'session.sessionId': sessionId } }, { term: { kind: 'action_authorization' } }] } },
+      sort: [{ timestamp: 'desc' }, { decisionId: 'desc' }],
+      _source: ['decisionId', 'timestamp', 'request.actionType', 'request.command', 'request.targetPath', 'categories', 'session.facts'],
+      size: limit,
+    });
+    return hits.map((d) => ({
+      decisionId: d.decisionId,
+      timestamp: d.timestamp,
+      actionType: String(d.request?.actionType ?? ''),
+      command: String(d.request?.command ?? ''),
+      targetPath: String(d.request?.targetPath ?? ''),
+      categories: d.categories ?? [],
+      facts: d.session?.facts ?? [],
+    }));
   }
 
   async getSkillPin(tenantId: string, projectId: string | null, skillId: string): Promise<GuardrailDecisionDoc | null> {

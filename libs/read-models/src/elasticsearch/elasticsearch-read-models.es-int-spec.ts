@@ -3,6 +3,7 @@ import { DomainError } from '@cds/errors';
 import { ElasticsearchReadModels } from './elasticsearch-read-models.adapter';
 import { aliasName } from './es-index-layout';
 import { SKILL_PIN_CASES, skillPinBatch } from '../skill-pins.fixtures';
+import { SESSION_ACTION_CASES, SESSION_ACTION_S1_NEWEST, sessionActionBatch } from '../session-actions.fixtures';
 import { at, decision, deletePrefix, ES_URL, guardrailDecided, guardrailPolicyVersion, openRm, uniquePrefix } from './es-test-kit';
 
 const prefix = uniquePrefix();
@@ -175,6 +176,15 @@ describe('ElasticsearchReadModels (real node)', () => {
       expect({ tenantId, projectId, skillId, pin: doc?.decisionId ?? null }).toEqual({ tenantId, projectId, skillId, pin });
     }
     expect((await rm.getSkillPin('t1', 'p', 'sk-a'))?.skill).toEqual({ skillId: 'sk-a', contentHash: 'sha256:a-2' });
+  });
+
+  it("lists a session's action authorizations, newest first, at most limit, per tenant", async () => {
+    await rm.applyBatch(sessionActionBatch(6000));
+    for (const [tenantId, sessionId, limit, ids] of SESSION_ACTION_CASES) {
+      const got = (await rm.listSessionActions(tenantId, sessionId, limit)).map((a) => a.decisionId);
+      expect({ tenantId, sessionId, limit, got }).toEqual({ tenantId, sessionId, limit, got: ids });
+    }
+    expect((await rm.listSessionActions('t1', 's1', 1))[0]).toEqual(SESSION_ACTION_S1_NEWEST);
   });
 
   it('refuses a page past the result window with a 422 rather than a node error', async () => {

@@ -128,6 +128,7 @@ export const MAPPINGS: Record<DocType, estypes.MappingTypeMapping> = {
       latency: { type: 'double' },
       timestamp: date,
       skill: { properties: { skillId: keyword, contentHash: keyword } },
+      session: { properties: { sessionId: keyword, facts: opaque } },
     },
   },
   guardrail_policy_versions: {
