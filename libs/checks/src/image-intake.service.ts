@@ -183,9 +183,11 @@ export class ImageIntake implements OnApplicationBootstrap, OnApplicationShutdow
     return this.ocr(() => renderForOcr(bytes, { maxPixels: this.config.MAX_IMAGE_PIXELS, ocrMaxSide: OCR_MAX_SIDE }), language);
   }
 
-  /** The text in raw RGB pixels (a video frame as extracted), as readText reads a file. */
-  readTextOfPixels(rgb: Buffer, width: number, height: number, language: string): Promise<string | null> {
-    return this.ocr(() => renderPixelsForOcr(rgb, width, height, OCR_MAX_SIDE), language);
+  /** The text in raw RGB pixels (a video frame as extracted), as readText reads a file but
+   * with the picture's longest side at most `maxSide` (small frames are still enlarged up
+   * to 2×). */
+  readTextOfPixels(rgb: Buffer, width: number, height: number, language: string, maxSide = OCR_MAX_SIDE): Promise<string | null> {
+    return this.ocr(() => renderPixelsForOcr(rgb, width, height, Math.min(maxSide, OCR_MAX_SIDE)), language);
   }
 
   private async ocr(picture: () => Promise<Buffer>, language: string): Promise<string | null> {

@@ -15,8 +15,9 @@ export interface Clips {
   safe: string;
   /** 3 s of plain blue, then 3 s of a white frame with a threat written on it: a scene cut at 3 s. */
   threat: string;
-  /** 10 s of a still photo (coffee.png, 640×360) with the threat as a caption from 3 s to 7 s:
-   * no scene cut, and sampled every 2 s only the frames at 4 and 6 s show it. */
+  /** 10 s of a still photo (coffee.png, 640×360, 5 fps: a still needs no more) with the threat
+   * as a caption from 3 s to 7 s: no scene cut, and sampled every 2 s only the frames at 4
+   * and 6 s show it. */
   caption: string;
   /** The safe clip cut in half. */
   truncated: string;
@@ -75,8 +76,8 @@ export async function makeClips(threatText: string): Promise<Clips> {
   fs.writeFileSync(p('caption.png'), caption);
   execFileSync('ffmpeg', [
     ...FF,
-    ...['-loop', '1', '-framerate', '25', '-t', '10', '-i', path.join(SHARED_IMAGES, 'coffee.png')],
-    ...['-loop', '1', '-framerate', '25', '-t', '10', '-i', p('caption.png')],
+    ...['-loop', '1', '-framerate', '5', '-t', '10', '-i', path.join(SHARED_IMAGES, 'coffee.png')],
+    ...['-loop', '1', '-framerate', '5', '-t', '10', '-i', p('caption.png')],
     '-filter_complex',
     "[0:v]scale=640:360,setsar=1[bg];[bg][1:v]overlay=x=20:y=270:enable='between(t,3,7)',format=yuv420p[v]",
     ...['-map', '[v]', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', p('caption.mp4')],

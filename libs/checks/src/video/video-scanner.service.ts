@@ -167,7 +167,9 @@ export class VideoScanner implements OnApplicationBootstrap {
   }
 
   private async scoreFrame(r: ScanRequest, f: ExtractedFrame, models: { rgb: Buffer; padded: Buffer }, reads: boolean): Promise<VideoFrameScore> {
-    const ocr = reads ? this.images.readTextOfPixels(f.rgb, f.width, f.height, r.language) : Promise.resolve(null);
+    // At most EVIDENCE_MAX_SIDE for Tesseract: a 720p frame is read as it is (captions are
+    // large enough), not enlarged to 2000 as a still image would be (2.4× the pixels).
+    const ocr = reads ? this.images.readTextOfPixels(f.rgb, f.width, f.height, r.language, EVIDENCE_MAX_SIDE) : Promise.resolve(null);
     ocr.catch(() => undefined);
     const image = {
       bytes: Buffer.alloc(0),
