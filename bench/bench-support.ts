@@ -131,6 +131,8 @@ export interface EmbeddedRun {
   textModel?: 'embedding' | 'ngram';
   /** Requests made once before the warm-up (a policy to store, …). */
   setup?: (baseUrl: string, auth: Record<string, string>) => Promise<void>;
+  /** Read once the load is over, before the service stops (its /metrics, …). */
+  inspect?: (baseUrl: string) => Promise<unknown>;
 }
 
 export const BENCH_ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
@@ -165,7 +167,7 @@ export async function measureEmbeddedAgainstBare(run: EmbeddedRun): Promise<{ se
 
 /** The service's endpoint under load, in embedded mode on a fresh data directory; `sample`
  * is its answer to the first body (what the bare endpoint answers). */
-export async function measureEmbedded(run: EmbeddedRun): Promise<{ service: LoadResult; sample: string }> {
+export async function measureEmbedded(run: EmbeddedRun): Promise<{ service: LoadResult; sample: string; inspected?: unknown }> {
   const { adapter, port, body, seconds, connections } = run;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cds-bench-'));
   const base = `http://127.0.0.1:${port}`;
@@ -187,7 +189,8 @@ export async function measureEmbedded(run: EmbeddedRun): Promise<{ service: Load
     const sample = await warm.text();
     if (!warm.ok) throw new Error(`${run.path} answered ${warm.status}: ${sample}`);
     await load('warmup', base + run.path, auth, body, 2, connections);
-    return { service: await load(`${run.path} (${adapter})`, base + run.path, auth, body, seconds, connections, svc.pid), sample };
+    const service = await load(`${run.path} (${adapter})`, base + run.path, auth, body, seconds, connections, svc.pid);
+    return { service, sample, ...(run.inspect ? { inspected: await run.inspect(base) } : {}) };
   } finally {
     await stopProcess(svc);
     fs.rmSync(dataDir, { recursive: true, force: true });
