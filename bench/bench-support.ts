@@ -137,6 +137,8 @@ export interface EmbeddedRun {
   env?: Record<string, string>;
   /** Read the service's stdout through a pipe (its log lines cost what they cost there). */
   drainStdout?: boolean;
+  /** Read once the load is over, before the service stops (its /metrics, …). */
+  inspect?: (baseUrl: string) => Promise<unknown>;
 }
 
 export const BENCH_ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
@@ -171,7 +173,7 @@ export async function measureEmbeddedAgainstBare(run: EmbeddedRun): Promise<{ se
 
 /** The service's endpoint under load, in embedded mode on a fresh data directory; `sample`
  * is its answer to the first body (what the bare endpoint answers). */
-export async function measureEmbedded(run: EmbeddedRun): Promise<{ service: LoadResult; sample: string }> {
+export async function measureEmbedded(run: EmbeddedRun): Promise<{ service: LoadResult; sample: string; inspected?: unknown }> {
   const { adapter, port, body, seconds, connections } = run;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cds-bench-'));
   const base = `http://127.0.0.1:${port}`;
@@ -198,7 +200,8 @@ export async function measureEmbedded(run: EmbeddedRun): Promise<{ service: Load
     const sample = await warm.text();
     if (!warm.ok) throw new Error(`${run.path} answered ${warm.status}: ${sample}`);
     await load('warmup', base + run.path, auth, body, 2, connections);
-    return { service: await load(`${run.path} (${adapter})`, base + run.path, auth, body, seconds, connections, svc.pid), sample };
+    const service = await load(`${run.path} (${adapter})`, base + run.path, auth, body, seconds, connections, svc.pid);
+    return { service, sample, ...(run.inspect ? { inspected: await run.inspect(base) } : {}) };
   } finally {
     await stopProcess(svc);
     fs.rmSync(dataDir, { recursive: true, force: true });
