@@ -95,11 +95,13 @@ export async function load(
   };
 }
 
-/** A process's user + system CPU time in ms (Linux /proc; null elsewhere). */
-function processCpuMs(pid: number): number | null {
+/** A process's user + system CPU time in ms (Linux /proc; null elsewhere); with
+ * `children`, also that of its children it has waited for (ffmpeg, tesseract runs). */
+export function processCpuMs(pid: number | 'self', children = false): number | null {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    const own = Number(fields[11]) + Number(fields[12]);
+    return ((own + (children ? Number(fields[13]) + Number(fields[14]) : 0)) * 1000) / CLOCK_TICKS;
   } catch {
     return null;
   }

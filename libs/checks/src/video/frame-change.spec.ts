@@ -71,6 +71,25 @@ describe('TextReadPlanner', () => {
     expect(frames.map((f, i) => planner.next(i, false, thumb(f)))).toEqual(['first', null, 'changed', null, 'changed']);
   });
 
+  it('in footage that changes everywhere, reads every other frame, never two in a row for a change', () => {
+    const planner = new TextReadPlanner(0);
+    const moving = Array.from({ length: 8 }, (_, i) => thumb(frame(40 + 25 * i)));
+    expect(moving.map((t, i) => planner.next(i, false, t))).toEqual(['first', null, 'changed', null, 'changed', null, 'changed', null]);
+  });
+
+  it('reads any overlay on screen in two sampled frames in a row, wherever it starts', () => {
+    // moving footage (every frame changed) with a caption on frames [k, k + 1]
+    for (let k = 1; k < 7; k++) {
+      const planner = new TextReadPlanner(0);
+      const frames = Array.from({ length: 9 }, (_, i) => {
+        const base = frame(40 + 20 * i);
+        return i === k || i === k + 1 ? captioned(base) : base;
+      });
+      const read = frames.map((f, i) => planner.next(i, false, thumb(f)) !== null);
+      expect({ k, read: read[k] || read[k + 1] }).toEqual({ k, read: true });
+    }
+  });
+
   it('keeps VIDEO_OCR_EVERY as a floor and reads scene cuts; 0 leaves the floor out', () => {
     const still = thumb(frame(90, 2));
     const planner = new TextReadPlanner(3);

@@ -8,9 +8,17 @@
  *    thumbnails (the mean brightness of each 8×8 cell of the 224² model frame), counted
  *    in cells that changed by more than CHANGE_RULE.cellDelta; CHANGE_RULE.minCells of
  *    them make a change (a line of text a few cells long; compression noise and a slow
- *    fade stay under it).
+ *    fade stay under it) — unless the frame just before it was read.
  * Compared with the last frame *read*, not the previous one: a caption that fades in over
- * several frames adds up. Pure.
+ * several frames adds up.
+ *
+ * Why not right after a read: in footage that moves everywhere (a pan, bench:video's
+ * testsrc2) every frame has changed, and reading them all doubles a video's cost (OCR is
+ * most of it). Skipping the frame after a read halves that, and still reads every overlay
+ * on screen in two sampled frames in a row (on screen for two sampling intervals, 4 s at
+ * the default 2 s, is always enough): if the first frame showing it is skipped, the one
+ * after is read, having changed since the read before. One seen in a single sampled frame
+ * is read unless the frame before it was read too. Pure.
  */
 
 /** Side of the square cells averaged into one thumbnail pixel. */
@@ -26,7 +34,7 @@ export interface ChangeRule {
 /** Measured (2026-11-29) on the e2e caption clip, a 600×70 caption box over a still
  * photo at 640×360: 162 of the 784 cells change (by up to 246) when it appears, and H.264
  * noise moves the still's cells by at most 1. bench:video's testsrc2 clip changes 50-63
- * cells every 2 s (its moving bar and clock): there, every frame is read. */
+ * cells every 2 s (its moving bar and clock): there, every other frame is read. */
 export const CHANGE_RULE: ChangeRule = { cellDelta: 12, minCells: 4 };
 
 /** The grey thumbnail of a square RGB frame: one byte per cell, the cell's mean luma (BT.601). */
@@ -64,6 +72,7 @@ export type ReadReason = 'first' | 'scene' | 'every' | 'changed';
  */
 export class TextReadPlanner {
   private lastRead: Uint8Array | null = null;
+  private lastReadIndex = -1;
 
   constructor(
     private readonly every: number,
@@ -73,7 +82,10 @@ export class TextReadPlanner {
   /** Why frame `index` is read, or null when it is not. */
   next(index: number, scene: boolean, thumbnail: Uint8Array): ReadReason | null {
     const reason = this.reason(index, scene, thumbnail);
-    if (reason) this.lastRead = thumbnail;
+    if (reason) {
+      this.lastRead = thumbnail;
+      this.lastReadIndex = index;
+    }
     return reason;
   }
 
@@ -81,6 +93,7 @@ export class TextReadPlanner {
     if (index === 0 || this.lastRead === null) return 'first';
     if (scene) return 'scene';
     if (this.every > 0 && index % this.every === 0) return 'every';
+    if (index === this.lastReadIndex + 1) return null;
     if (changedCells(this.lastRead, thumbnail, this.rule.cellDelta) >= this.rule.minCells) return 'changed';
     return null;
   }
