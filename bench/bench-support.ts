@@ -40,12 +40,14 @@ export const BENCH_TEXT_MODEL = process.env.LOCAL_TEXT_MODEL ?? 'ngram';
 
 /** BENCH_CPU_PROF=<dir>: every process a benchmark starts writes a V8 CPU profile there
  * when it exits (node --cpu-prof; NODE_OPTIONS may not carry that flag). */
-export function startNode(script: string, env: Record<string, string>): ChildProcess {
+export function startNode(script: string, env: Record<string, string>, o: { drainStdout?: boolean } = {}): ChildProcess {
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const p = spawn(process.execPath, [...prof, script], {
     env: { ...process.env, LOCAL_TEXT_MODEL: BENCH_TEXT_MODEL, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // drainStdout: stdout is a pipe read (and dropped) here, as a log collector reads it
+    stdio: ['ignore', o.drainStdout ? 'pipe' : 'ignore', 'inherit'],
   });
+  p.stdout?.resume();
   return p;
 }
 
@@ -93,11 +95,13 @@ export async function load(
   };
 }
 
-/** A process's user + system CPU time in ms (Linux /proc; null elsewhere). */
-function processCpuMs(pid: number): number | null {
+/** A process's user + system CPU time in ms (Linux /proc; null elsewhere); with
+ * `children`, also that of its children it has waited for (ffmpeg, tesseract runs). */
+export function processCpuMs(pid: number | 'self', children = false): number | null {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    const own = Number(fields[11]) + Number(fields[12]);
+    return ((own + (children ? Number(fields[13]) + Number(fields[14]) : 0)) * 1000) / CLOCK_TICKS;
   } catch {
     return null;
   }
@@ -131,6 +135,12 @@ export interface EmbeddedRun {
   textModel?: 'embedding' | 'ngram';
   /** Requests made once before the warm-up (a policy to store, …). */
   setup?: (baseUrl: string, auth: Record<string, string>) => Promise<void>;
+  /** More environment for the service (LOG_LEVEL, ACCESS_LOG, OTEL_*…). */
+  env?: Record<string, string>;
+  /** Read the service's stdout through a pipe (its log lines cost what they cost there). */
+  drainStdout?: boolean;
+  /** Read once the load is over, before the service stops (its /metrics, …). */
+  inspect?: (baseUrl: string) => Promise<unknown>;
 }
 
 export const BENCH_ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
@@ -165,21 +175,26 @@ export async function measureEmbeddedAgainstBare(run: EmbeddedRun): Promise<{ se
 
 /** The service's endpoint under load, in embedded mode on a fresh data directory; `sample`
  * is its answer to the first body (what the bare endpoint answers). */
-export async function measureEmbedded(run: EmbeddedRun): Promise<{ service: LoadResult; sample: string }> {
+export async function measureEmbedded(run: EmbeddedRun): Promise<{ service: LoadResult; sample: string; inspected?: unknown }> {
   const { adapter, port, body, seconds, connections } = run;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cds-bench-'));
   const base = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${BENCH_ADMIN_KEY}` };
-  const svc = startNode(path.join(ROOT, 'dist/apps/api/src/main.js'), {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ADMIN_API_KEY: BENCH_ADMIN_KEY,
-    HTTP_ADAPTER: adapter,
-    RATE_LIMIT_PER_MINUTE: '10000000',
-    LOG_LEVEL: 'warn',
-    ...(run.textModel ? { LOCAL_TEXT_MODEL: run.textModel } : {}),
-  });
+  const svc = startNode(
+    path.join(ROOT, 'dist/apps/api/src/main.js'),
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_API_KEY: BENCH_ADMIN_KEY,
+      HTTP_ADAPTER: adapter,
+      RATE_LIMIT_PER_MINUTE: '10000000',
+      LOG_LEVEL: 'warn',
+      ...(run.textModel ? { LOCAL_TEXT_MODEL: run.textModel } : {}),
+      ...run.env,
+    },
+    { drainStdout: run.drainStdout },
+  );
   try {
     await waitHealthy(`${base}/health`);
     await run.setup?.(base, auth);
@@ -187,7 +202,8 @@ export async function measureEmbedded(run: EmbeddedRun): Promise<{ service: Load
     const sample = await warm.text();
     if (!warm.ok) throw new Error(`${run.path} answered ${warm.status}: ${sample}`);
     await load('warmup', base + run.path, auth, body, 2, connections);
-    return { service: await load(`${run.path} (${adapter})`, base + run.path, auth, body, seconds, connections, svc.pid), sample };
+    const service = await load(`${run.path} (${adapter})`, base + run.path, auth, body, seconds, connections, svc.pid);
+    return { service, sample, ...(run.inspect ? { inspected: await run.inspect(base) } : {}) };
   } finally {
     await stopProcess(svc);
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -4,14 +4,16 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { decodeImage, readTextInImage, renderForOcr } from '@cds/media';
-import { LOCAL_IMAGE_INPUT_SIZE, NsfwPool } from '@cds/providers';
+import { LOCAL_IMAGE_INPUT_SIZE, LocalImageModel, NsfwPool, SafetyPool } from '@cds/providers';
 import { BENCH_ADMIN_KEY, load, machine, ROOT, startNode, stopProcess, waitHealthy, writeResult } from './bench-support';
 
 /**
  * npm run bench:image — the image path on this machine:
- *   1. the model alone, one thread (the baseline): a 224² frame classified, one at a time;
- *   2. decode + classify of a 1-megapixel JPEG (sharp, then the model), one at a time;
- *   3. the pool (IMAGE_WORKERS threads) under concurrent load, model only;
+ *   1. the models alone, one thread each: nsfwjs (the baseline) and the image safety
+ *      model, a 224² frame classified, one at a time;
+ *   2. decode + classify of a 1-megapixel JPEG (sharp makes both models' frames, then the
+ *      two models score them side by side, one thread each), one at a time;
+ *   3. the pools (IMAGE_WORKERS threads each) under concurrent load, models only;
  *   4. POST /v1/check with contentType image through the service (embedded, OCR off, so
  *      the figure is the pixel path), images/s against the baseline;
  *   5. OCR on its own (Tesseract), on a text image and on the 1-megapixel photo.
@@ -48,20 +50,36 @@ async function main() {
   )
     .png()
     .toBuffer();
-  const decodeOptions = { maxPixels: 40_000_000, maxFrames: 8, modelSize: LOCAL_IMAGE_INPUT_SIZE, ocrMaxSide: 2000, withOcrImage: false };
-  const frame = (await decodeImage(photo, decodeOptions)).frames[0].rgb;
+  const decodeOptions = {
+    maxPixels: 40_000_000,
+    maxFrames: 8,
+    modelSize: LOCAL_IMAGE_INPUT_SIZE,
+    ocrMaxSide: 2000,
+    withOcrImage: false,
+    paddedSize: LOCAL_IMAGE_INPUT_SIZE,
+  };
+  const [frame] = (await decodeImage(photo, decodeOptions)).frames;
+  const inputs = { rgb: frame.rgb, padded: frame.padded! };
 
   const one = NsfwPool.start({ workers: 1 });
-  await one.ready();
-  const modelAlone = await timeEach(N, () => one.classify(frame));
-  const decodeAndClassify = await timeEach(N, async () => one.classify((await decodeImage(photo, decodeOptions)).frames[0].rgb));
+  const oneSafety = SafetyPool.start({ workers: 1 });
+  await Promise.all([one.ready(), oneSafety.ready()]);
+  const modelAlone = await timeEach(N, () => one.classify(frame.rgb));
+  const safetyAlone = await timeEach(N, () => oneSafety.classify(frame.padded!));
+  await Promise.all([one.close(), oneSafety.close()]);
+  const both = new LocalImageModel({ workers: 1, log: () => undefined });
+  await both.classify(inputs); // loads both models
+  const decodeAndClassify = await timeEach(N, async () => {
+    const [f] = (await decodeImage(photo, decodeOptions)).frames;
+    return both.classify({ rgb: f.rgb, padded: f.padded! });
+  });
   const decodeOnly = await timeEach(N, () => decodeImage(photo, decodeOptions));
-  await one.close();
+  await both.close();
 
-  const pool = NsfwPool.start({ workers: WORKERS });
-  await pool.ready();
+  const pool = new LocalImageModel({ workers: WORKERS, log: () => undefined });
+  await pool.classify(inputs);
   const started = performance.now();
-  await Promise.all(Array.from({ length: N * 2 }, () => pool.classify(frame)));
+  await Promise.all(Array.from({ length: N * 2 }, () => pool.classify(inputs)));
   const poolPerSecond = +((N * 2 * 1000) / (performance.now() - started)).toFixed(1);
   await pool.close();
 
@@ -102,6 +120,7 @@ async function main() {
     workers: WORKERS,
     photo: { width: 1155, height: 866, bytes: photo.length },
     modelAlone,
+    safetyAlone,
     decodeOnly,
     decodeAndClassify,
     poolPerSecond,
@@ -113,10 +132,13 @@ async function main() {
   console.log(`machine: ${report.machine}; ${WORKERS} image worker threads; 1155×866 JPEG (${photo.length} bytes)`);
   console.log('| what | images/s | p50 ms | p99 ms |');
   console.log('|---|---|---|---|');
-  console.log(`| model alone, 1 thread (baseline) | ${modelAlone.perSecond} | ${modelAlone.p50} | ${modelAlone.p99} |`);
-  console.log(`| decode (sharp) of the 1 MP JPEG | ${decodeOnly.perSecond} | ${decodeOnly.p50} | ${decodeOnly.p99} |`);
-  console.log(`| decode + classify, 1 thread | ${decodeAndClassify.perSecond} | ${decodeAndClassify.p50} | ${decodeAndClassify.p99} |`);
-  console.log(`| model, pool of ${WORKERS}, concurrent | ${poolPerSecond} | | |`);
+  console.log(`| nsfwjs alone, 1 thread (baseline) | ${modelAlone.perSecond} | ${modelAlone.p50} | ${modelAlone.p99} |`);
+  console.log(`| image safety model alone, 1 thread | ${safetyAlone.perSecond} | ${safetyAlone.p50} | ${safetyAlone.p99} |`);
+  console.log(`| decode (sharp) of the 1 MP JPEG, both models' frames | ${decodeOnly.perSecond} | ${decodeOnly.p50} | ${decodeOnly.p99} |`);
+  console.log(
+    `| decode + classify, both models side by side, 1 thread each | ${decodeAndClassify.perSecond} | ${decodeAndClassify.p50} | ${decodeAndClassify.p99} |`,
+  );
+  console.log(`| both models, ${WORKERS} threads each, concurrent | ${poolPerSecond} | | |`);
   console.log(`| POST /v1/check image, OCR off, -c ${CONNECTIONS} | ${service.rps} | ${service.p50} | ${service.p99} |`);
   console.log(`| OCR of a 640×160 text image | ${ocrText.perSecond} | ${ocrText.p50} | ${ocrText.p99} |`);
   console.log(`| OCR of the 1 MP photo (grey PNG made, then read) | ${ocrPhoto.perSecond} | ${ocrPhoto.p50} | ${ocrPhoto.p99} |`);

@@ -20,7 +20,11 @@ import { ROOT, machine, writeResult } from './bench-support';
  *   5. the engine alone on this thread: e5.c's own forward pass (the baseline) against the
  *      project's panel kernels (engine/e5_fast.c), same library, same texts, 1 and 16 per call;
  *      and the panel kernels running only the heads' encoder layers when the heads read a
- *      truncated model (EmbeddingHeadsFile.model.layers).
+ *      truncated model (EmbeddingHeadsFile.model.layers);
+ *   6. the default configuration (cascade and early exits, model/embedding-exit.json) loaded:
+ *      texts/s, p50/p99, and the share of chunks that left at each layer;
+ *   7. batch sizes: the panel kernels' CPU time a text at 1 to 64 texts a call (one thread),
+ *      and the pool loaded with batches of at most 4 to 32 texts (BatchLimits.maxBatch).
  * p50/p99 are per text, from submission to answer; texts/s over the whole run.
  * Env: BENCH_TEXTS (default 400), BENCH_CONCURRENCY (default 64), TEXT_WORKERS (default: cores),
  * TEXT_HEADS (a heads file to bench instead of the committed model/embedding-heads.json).
@@ -82,6 +86,28 @@ function engineMsPerText(prefix: 'e5' | 'e5f', texts: string[], perCall: number,
   }
 }
 
+/** CPU ms a text of the panel kernels on this thread, `perCall` texts a call (process CPU
+ * time: steadier than the wall clock on a shared machine). */
+function engineCpuMs(texts: string[], perCall: number): number {
+  const files = locateE5Model();
+  const lib = koffi.load(files.libraryPath);
+  const model: unknown = lib.func('void *e5f_load(const char *path)')(files.weightsPath);
+  const embed = lib.func('int e5f_embed_batch(void *m, const char **texts, int n, int is_query, float *out)');
+  try {
+    const out = new Float32Array(perCall * 384);
+    embed(model, texts.slice(0, perCall), Math.min(perCall, texts.length), 1, out);
+    const before = process.cpuUsage();
+    for (let i = 0; i < texts.length; i += perCall) {
+      const batch = texts.slice(i, i + perCall);
+      if (embed(model, batch, batch.length, 1, out) !== 0) throw new Error('e5f_embed_batch failed');
+    }
+    const used = process.cpuUsage(before);
+    return +((used.user + used.system) / 1000 / texts.length).toFixed(2);
+  } finally {
+    lib.func('void e5f_free(void *m)')(model);
+  }
+}
+
 async function main() {
   const corpus = loadCorpus(path.join(ROOT, '../shared/data/moderation'));
   const tweets = corpus.examples.filter((e) => e.split === 'test' && e.text.length <= 280);
@@ -108,7 +134,7 @@ async function main() {
   const loaded = await run(N, CONCURRENCY, (i) => pool.score(texts[i].text, texts[i].lang));
   await pool.close();
 
-  const cascade = LocalEmbeddingScorer.start({ headsPath: HEADS, workers: WORKERS, ngram, log: () => undefined });
+  const cascade = LocalEmbeddingScorer.start({ headsPath: HEADS, workers: WORKERS, ngram, earlyExit: false, log: () => undefined });
   await cascade.ready();
   await run(40, WORKERS, (i) => cascade.score(texts[i].text, texts[i].lang));
   const before = cascade.stats();
@@ -117,6 +143,40 @@ async function main() {
   const after = cascade.stats();
   const clearedShare = (after.cleared - before.cleared) / (after.cleared - before.cleared + after.embedded - before.embedded);
   await cascade.close();
+
+  // 6. the default configuration: cascade and early exits
+  const fast = LocalEmbeddingScorer.start({ headsPath: HEADS, workers: WORKERS, ngram, log: () => undefined });
+  await fast.ready();
+  await run(40, WORKERS, (i) => fast.score(texts[i].text, texts[i].lang));
+  const fastBefore = fast.stats();
+  const fastSingle = await run(N, 1, (i) => fast.score(texts[i].text, texts[i].lang));
+  const fastLoaded = await run(N, CONCURRENCY, (i) => fast.score(texts[i].text, texts[i].lang));
+  const fastAfter = fast.stats();
+  const exitsOn = fast.exit !== null;
+  await fast.close();
+  const leftAt = Object.fromEntries(Object.entries(fastAfter.leftAt).map(([layer, n]) => [layer, n - (fastBefore.leftAt[Number(layer)] ?? 0)]));
+  const chunksEmbedded = Object.values(leftAt).reduce((a, b) => a + b, 0);
+  const cleared = fastAfter.cleared - fastBefore.cleared;
+
+  // 7. batch sizes
+  const batchTexts = texts.slice(0, Math.min(N, 128)).map((t) => t.text);
+  const engineCpuMsPerText = Object.fromEntries([1, 2, 4, 8, 16, 32, 64].map((b) => [b, engineCpuMs(batchTexts, b)]));
+  const pooled: Record<number, Figures> = {};
+  for (const maxBatch of [4, 8, 16, 32]) {
+    const p = LocalEmbeddingScorer.start({
+      headsPath: HEADS,
+      workers: WORKERS,
+      ngram,
+      cascade: false,
+      earlyExit: false,
+      batch: { maxBatch },
+      log: () => undefined,
+    });
+    await p.ready();
+    await run(40, WORKERS, (i) => p.score(texts[i].text, texts[i].lang));
+    pooled[maxBatch] = await run(N, CONCURRENCY, (i) => p.score(texts[i].text, texts[i].lang));
+    await p.close();
+  }
 
   const engineTexts = texts.slice(0, Math.min(N, 160)).map((t) => t.text);
   const engine = {
@@ -150,12 +210,27 @@ async function main() {
     },
     engine: { ...engine, note: "one thread, the engine's batch call: e5.c's forward pass (baseline) vs engine/e5_fast.c" },
     cascade: { clearedShare: +clearedShare.toFixed(3), oneInFlight: cascadeSingle, loaded: cascadeLoaded },
+    defaultConfiguration: {
+      note: 'cascade and early exits (model/embedding-exit.json), as the service runs by default',
+      earlyExit: exitsOn,
+      clearedShare: +(cleared / Math.max(1, cleared + fastAfter.embedded - fastBefore.embedded)).toFixed(3),
+      chunksLeftAt: leftAt,
+      exitShareByLayer: Object.fromEntries(Object.entries(leftAt).map(([l, n]) => [l, +(n / Math.max(1, chunksEmbedded)).toFixed(3)])),
+      oneInFlight: fastSingle,
+      loaded: fastLoaded,
+    },
+    batches: {
+      note: 'CPU ms a text (this thread, panel kernels, 128 texts) by texts a call; and the pool loaded by BatchLimits.maxBatch (cascade and exits off)',
+      engineCpuMsPerText,
+      poolLoadedByMaxBatch: pooled,
+    },
     ratios: {
       latencyP50EmbeddingOverNgram: +(single1.p50 / ngramFigures.p50).toFixed(0),
       ngramThroughputOverEmbeddingLoaded: +(ngramFigures.perSecond / loaded.perSecond).toFixed(1),
       engineSpeedupBatch1: +(engine.referenceMsPerText.batch1 / engine.panelsMsPerText.batch1).toFixed(2),
       engineSpeedupBatch16: +(engine.referenceMsPerText.batch16 / engine.panelsMsPerText.batch16).toFixed(2),
       ngramThroughputOverCascadeLoaded: +(ngramFigures.perSecond / cascadeLoaded.perSecond).toFixed(1),
+      defaultOverCascadeLoaded: +(fastLoaded.perSecond / cascadeLoaded.perSecond).toFixed(2),
     },
     targets: { p50MsPerTweet: 10, textsPerSecond: 200 },
   };

@@ -5,6 +5,8 @@
 # does not match its schema fails the run.
 #
 #   scripts/api-contract.sh [fastify|express]     (default fastify; after npm run build)
+#   scripts/api-contract.sh install               only install schemathesis (npm test does
+#                                                 it while the build runs)
 #
 # The service runs embedded (file log, SQLite) on a temporary data dir, with a rate limit
 # high enough that the run tests the operations rather than the limiter. ST_EXAMPLES
@@ -20,6 +22,7 @@ if [ ! -x "$VENV/bin/schemathesis" ]; then
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 fi
+[ "$ADAPTER" != install ] || exit 0
 
 data=$(mktemp -d -t cds-contract-XXXXXX)
 port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")

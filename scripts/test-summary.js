@@ -8,7 +8,7 @@ const path = require('path');
 
 const dir = process.argv[2];
 const totals = { passed: 0, failed: 0, skipped: 0, suitesFailed: 0 };
-const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^jest-\d+\.json$/.test(f)) : [];
+const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^jest-.+\.json$/.test(f)) : [];
 for (const file of files) {
   const report = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
   totals.passed += report.numPassedTests;

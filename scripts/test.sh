@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# The README's single test command (`npm test`, after `npm run build` by pretest).
-# Works on a fresh clone with nothing running: it starts the real Kafka broker and
-# Elasticsearch node on loopback (scripts/infra/infra.sh; fetched with Maven on first
-# use), runs every tier, and stops what it started (servers already running are
-# reused and left running).
+# The README's single test command (`npm test`). Works on a fresh clone with nothing
+# running: it builds, starts the real Kafka broker and Elasticsearch node on loopback
+# (scripts/infra/infra.sh; fetched with Maven on first use), runs every tier, and stops
+# what it started (servers already running are reused and left running).
 #
-#   0. typecheck (tsc over every source, specs included), format (Prettier) and lint (ESLint: no-floating-promises,
-#      switch-exhaustiveness-check, the domain libs free of Nest, Kafka, Elasticsearch, fs)
-#   1. unit + integration (file log, SQLite) + kafka and elasticsearch (adapters on the
-#      real servers)
-#      + kafka-fault (adapter while a private broker restarts) + e2e on fastify
-#   2. e2e on express, and the API description checked against the running service by
-#      schemathesis on both adapters (scripts/api-contract.sh)
-#   3. e2e in distributed mode (E2E_MODE=distributed: projector, worker, two api
-#      replicas behind a round-robin proxy, on Kafka + Elasticsearch) + the distributed
-#      fault tests (test/distributed)
-# A missing or broken server fails the run; nothing is skipped.
+#   0. at once: the build, typechecked over every source, specs included (one tsc
+#      program: `npm run build:checked`); the unit tests (on both cores), then lint
+#      (ESLint: no-floating-promises, switch-exhaustiveness-check, the domain libs free of
+#      Nest, Kafka, Elasticsearch, fs) and format (Prettier); the servers' start; the
+#      schemathesis install
+#   1. once built, two lanes at once, as the one waits on processes and servers the other
+#      does not use:
+#      local:   integration (file log, SQLite, media, local models); e2e on fastify
+#               (embedded); the adapter-contract e2e suites on express (EXPRESS_SUITES);
+#               the API description checked against the running service by schemathesis
+#               on both adapters (scripts/api-contract.sh)
+#      servers: kafka and elasticsearch (adapters on the real servers), kafka-fault
+#               (adapter while a private broker restarts); e2e in distributed mode
+#               (E2E_MODE=distributed: projector, worker, two api replicas behind a
+#               round-robin proxy, on Kafka + Elasticsearch) + the distributed fault tests
+# A missing or broken server fails the run; nothing is skipped. Each step's time is in
+# the log ([test] lines) and in .tmp/test-reports/steps.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 INFRA=scripts/infra/infra.sh
@@ -23,6 +28,12 @@ t0=$(date +%s)
 # Each jest tier writes its JSON results here; the totals are printed last.
 REPORTS=.tmp/test-reports
 rm -rf "$REPORTS" && mkdir -p "$REPORTS"
+
+# The e2e suites that run on express too: those through the adapter's own code (body
+# parsing and limits, multipart, the error filter, headers and statuses set on the reply,
+# static files, request ids, route labels, shutdown). The rest is adapter-independent
+# and runs on fastify, embedded and distributed; schemathesis covers every operation on both.
+EXPRESS_SUITES=(checks auth-keys policies video shutdown console logging metrics openapi)
 
 # Read the whole status first: `status` exits 1 when either server is down, and grep -q
 # closing the pipe early would kill it, which pipefail would count against the server.
@@ -32,39 +43,102 @@ was_up kafka || started+=(kafka)
 was_up elasticsearch || started+=(es)
 # Every topic, group and index the tests create carries this run's id (libs/testing).
 export CDS_TEST_RUN="t$(date +%s | tail -c 9)"
+# Background steps run as their own process groups, so a cleanup ends each whole.
+set -m
+background=()
 cleanup() {
   local rc=$?
+  for pid in "${background[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
   if "$INFRA" status >/dev/null 2>&1; then
     node scripts/infra/delete-test-data.js "e2e-$CDS_TEST_RUN-" "fault-$CDS_TEST_RUN-" || true
   fi
   for s in "${started[@]}"; do "$INFRA" stop "$s" || true; done
-  echo "[test] finished in $(( $(date +%s) - t0 )) s (exit $rc)"
+  echo "[test] finished in $(( $(date +%s) - t0 )) s (exit $rc)" | tee -a "$REPORTS/steps.txt"
   # The closing line CI reads: every jest tier's tests added up (a tier that did not run
   # adds nothing; a run cut short by a failure still says how far it got).
   node scripts/test-summary.js "$REPORTS" | tee "$REPORTS/summary.txt"
   exit $rc
 }
 trap cleanup EXIT
-"$INFRA" start
-eval "export $("$INFRA" env | tr '\n' ' ')"
+trap 'exit 130' INT TERM
 
-tier=0
+# step NAME COMMAND...: runs it, with its start and duration in the log and steps.txt
+step() {
+  local name="$1" s rc=0
+  shift
+  s=$(date +%s)
+  echo "[test] $name: started at $((s - t0)) s"
+  "$@" || rc=$?
+  echo "[test] $name: $( ((rc == 0)) && echo done || echo "FAILED (exit $rc)") in $(($(date +%s) - s)) s, at $(($(date +%s) - t0)) s" | tee -a "$REPORTS/steps.txt"
+  return $rc
+}
+# jest_tier NAME ARGS...: one jest run, its JSON results in jest-NAME.json
 jest_tier() {
-  tier=$((tier + 1))
-  node_modules/.bin/jest --runInBand --json --outputFile="$REPORTS/jest-$tier.json" "$@"
+  local name="$1"
+  shift
+  node_modules/.bin/jest --json --outputFile="$REPORTS/jest-$name.json" "$@"
+}
+# lane NAME COMMAND...: runs it in the background, each line of its output tagged [NAME]
+lane() {
+  ("${@:2}" 2>&1 | sed -u "s/^/[$1] /") &
+  background+=($!)
+}
+wait_for() { # PID NAME: the exit status of a background step, named in the log when it failed
+  local rc=0
+  wait "$1" || rc=$?
+  ((rc == 0)) || echo "[test] $2 FAILED (exit $rc)"
+  return $rc
 }
 
-step() { echo; echo "[test] $1 ($(( $(date +%s) - t0 )) s)"; }
-step "typecheck (every source, specs included), lint and format (Prettier)"
-npm run --silent typecheck
-npm run --silent lint
-npm run --silent format:check
-step "unit, integration, kafka, elasticsearch, kafka-fault, e2e (fastify, embedded)"
-jest_tier --selectProjects unit integration kafka elasticsearch kafka-fault e2e
-step "e2e (express, embedded)"
-E2E_HTTP_ADAPTER=express jest_tier --selectProjects e2e
-step "API contract: schemathesis against GET /v1/openapi.json (fastify, express)"
-scripts/api-contract.sh fastify
-scripts/api-contract.sh express
-step "e2e + fault tests (fastify, distributed: Kafka + Elasticsearch, 2 api replicas)"
-E2E_MODE=distributed jest_tier --selectProjects e2e distributed
+# Where the tests find the servers (known from the ports before they are up).
+eval "export $("$INFRA" env | tr '\n' ' ')"
+
+# ------------------------------------------------------------- 0. build, unit tests
+# What needs no build starts first, in the background: the servers boot (most of it
+# waiting on the JVMs), schemathesis installs into its venv, and the unit tests (jest
+# compiles what it runs itself), lint and format take the core tsc leaves free.
+lane start step "Kafka and Elasticsearch started" "$INFRA" start
+infra_pid=$!
+lane contract step "schemathesis installed" scripts/api-contract.sh install
+contract_pid=$!
+static_checks() {
+  step "unit (2 workers)" jest_tier unit --maxWorkers=2 --selectProjects unit
+  step "lint (ESLint)" npm run --silent lint
+  step "format (Prettier)" npm run --silent format:check
+}
+lane checks static_checks
+checks_pid=$!
+step "local models installed (models:fetch)" npm run --silent models:fetch
+step "build, typechecked over every source, specs included (build:checked)" npm run --silent build:checked
+wait_for "$contract_pid" "the schemathesis install"
+wait_for "$infra_pid" "the start of Kafka and Elasticsearch"
+
+# ---------------------------------------------------------------------- 1. the lanes
+express_suites() {
+  local files=()
+  for s in "${EXPRESS_SUITES[@]}"; do files+=("test/e2e/$s.e2e-spec.ts"); done
+  # (the files before --selectProjects, which would take them for project names)
+  E2E_HTTP_ADAPTER=express jest_tier e2e-express --runInBand --runTestsByPath "${files[@]}" --selectProjects e2e
+}
+distributed() { E2E_MODE=distributed jest_tier e2e-distributed --runInBand --selectProjects e2e distributed; }
+lane_local() {
+  step "integration" jest_tier integration --runInBand --selectProjects integration
+  step "e2e (fastify, embedded)" jest_tier e2e-fastify --runInBand --selectProjects e2e
+  step "e2e adapter-contract suites (express, embedded)" express_suites
+  step "API contract: schemathesis (fastify)" scripts/api-contract.sh fastify
+  step "API contract: schemathesis (express)" scripts/api-contract.sh express
+}
+lane_servers() {
+  step "kafka, elasticsearch, kafka-fault" jest_tier servers --runInBand --selectProjects kafka elasticsearch kafka-fault
+  step "e2e + fault tests (fastify, distributed: Kafka + Elasticsearch, 2 api replicas)" distributed
+}
+lane local lane_local
+local_pid=$!
+lane servers lane_servers
+servers_pid=$!
+rc=0
+wait_for "$checks_pid" "lane checks" || rc=1
+wait_for "$local_pid" "lane local" || rc=1
+wait_for "$servers_pid" "lane servers" || rc=1
+background=()
+exit $rc

@@ -37,6 +37,22 @@ check_sha() { # file expected what
   [ "$got" = "$2" ] || fail "$3: sha256 $got, expected $2; refusing to install it"
 }
 
+# Fine-tuned top layers shipped in the repository beside the heads (model.overlay in the
+# heads file: a file name and its sha256): checked on every run, as the scorer checks them.
+HEADS=$PWD/libs/providers/src/local-embedding/model/embedding-heads.json
+check_overlay() {
+  command -v python3 >/dev/null || return 0 # the scorer checks it again at start
+  local pair file sha
+  pair=$(python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))["model"].get("overlay"); print(o["file"], o["sha256"]) if o else print("")' "$HEADS") ||
+    fail "cannot read $HEADS"
+  [ -n "$pair" ] || return 0
+  file=${pair% *} sha=${pair#* }
+  [ -f "$(dirname "$HEADS")/$file" ] || fail "the heads name the overlay $file, which is not in $(dirname "$HEADS")"
+  check_sha "$(dirname "$HEADS")/$file" "$sha" "the fine-tuned layers $file"
+  log "fine-tuned layers $file: sha256 checked"
+}
+check_overlay
+
 if [ -f "$DEST/manifest.json" ] && [ -f "$DEST/libe5.so" ] && [ -f "$DEST/e5-small-q4.bin" ] &&
   grep -q "\"weightsSha256\": \"$WEIGHTS_SHA256\"" "$DEST/manifest.json" &&
   grep -q "\"forwardPassSha256\": \"$FAST_C_SHA256\"" "$DEST/manifest.json" &&

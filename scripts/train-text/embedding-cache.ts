@@ -23,6 +23,8 @@ export class EmbeddingCache {
   constructor(
     readonly dir: string,
     readonly layers?: number,
+    /** fine-tuned layers the embeddings were computed with (EmbeddingHeadsFile.model.overlay) */
+    readonly overlayPath?: string,
   ) {
     mkdirSync(dir, { recursive: true });
     this.keysPath = join(dir, 'keys.txt');
@@ -46,10 +48,11 @@ export class EmbeddingCache {
     if (buf.length !== n * EMBEDDING_DIM * 4) truncateSync(this.vectorsPath, n * EMBEDDING_DIM * 4);
   }
 
-  /** The cache of one model's embeddings: its weights, and how many of its layers run. */
-  static forWeights(weightsSha256: string, layers?: number): EmbeddingCache {
-    const name = `e5q4-query-${weightsSha256.slice(0, 12)}${layers === undefined ? '' : `-layers${layers}`}`;
-    return new EmbeddingCache(join(PROJECT_ROOT, '.tmp', 'embedding-cache', name), layers);
+  /** The cache of one model's embeddings: its weights, how many of its layers run, and the
+   * fine-tuned layers loaded over them. */
+  static forWeights(weightsSha256: string, layers?: number, overlay?: { path: string; sha256: string }): EmbeddingCache {
+    const name = `e5q4-query-${weightsSha256.slice(0, 12)}${layers === undefined ? '' : `-layers${layers}`}${overlay ? `-ovl${overlay.sha256.slice(0, 12)}` : ''}`;
+    return new EmbeddingCache(join(PROJECT_ROOT, '.tmp', 'embedding-cache', name), layers, overlay?.path);
   }
 
   get count(): number {

@@ -43,8 +43,8 @@ export function passes(c: MultilingualCase, triggered: LocalTextCategory[]): boo
   return c.expect === 'caught' ? triggered.includes(c.category) : triggered.length === 0;
 }
 
-export async function runMultilingualCases(o: { workers: number; ngram: LocalTextClassifier }): Promise<CaseResult[]> {
-  const scorer = LocalEmbeddingScorer.start({ workers: o.workers, ngram: o.ngram, cascade: false, log: () => undefined });
+export async function runMultilingualCases(o: { workers: number; ngram: LocalTextClassifier; headsPath?: string }): Promise<CaseResult[]> {
+  const scorer = LocalEmbeddingScorer.start({ workers: o.workers, ngram: o.ngram, headsPath: o.headsPath, cascade: false, log: () => undefined });
   try {
     await scorer.ready();
     const cases = loadCases();

@@ -7,6 +7,7 @@
  */
 import { EmbeddingHeadsFile, sigmoid } from '../../libs/providers/src/local-embedding/embedding-heads';
 import { LOCAL_TEXT_CATEGORIES, LocalTextCategory } from '@cds/providers';
+import { REPORTED_WEIGHT } from './corpus/corpus';
 import { CorpusExample, Signal } from './corpus/example';
 import { EMBEDDING_DIM } from './embedding-cache';
 import { LabelOptions } from './embedding-data';
@@ -24,11 +25,15 @@ export interface CrossRow {
   withoutDataset: number;
 }
 
-/** label of "any unsafe": 1 if any category is a strong positive, 0 if none is and at least one is a strong negative */
+/** label of "any unsafe": 1 if any category is a strong positive; 0 if none is, at least one
+ * is a strong negative, and the row is not labelled toxic (a text its dataset calls
+ * offensive without naming a category, such as Davidson's "offensive" tweets, is not a safe
+ * text: unknown, as label-definitions.ts says) */
 export function anyUnsafeLabel(ex: CorpusExample): 0 | 1 | undefined {
   const ls = LOCAL_TEXT_CATEGORIES.map((c) => categoryLabel(ex, c));
   if (ls.includes(1)) return 1;
-  return ls.includes(0) ? 0 : undefined;
+  const toxic = ex.labels.toxicity?.y === 1 && ex.labels.toxicity.w >= REPORTED_WEIGHT;
+  return ls.includes(0) && !toxic ? 0 : undefined;
 }
 
 function maxChunkLogit(head: { w: ArrayLike<number>; b: number }, chunks: Float32Array[]): number {

@@ -3,6 +3,9 @@
  * on the same rows, and writes libs/providers/src/local-embedding/model/MODEL_CARD.md.
  *
  *   nice npm run eval:text:embedding -- [--data-dir <dir>] [--no-cross]
+ *        [--heads <dir> (another heads file and manifest; default the committed ones)]
+ *        [--out <file> (default model/MODEL_CARD.md)] [--summary <file> (the headline figures as JSON)]
+ *        [--baseline <summary.json> (adds a before/after section against that run's figures)] [--exclude dataset,…]
  *
  * Figures: per category and any-unsafe (AUPRC, P/R/F1 at 0.5, recall at the default
  * policy's thresholds), per language, per dataset, hard-negative false positives, the
@@ -14,7 +17,7 @@
  */
 import { createHash } from 'crypto';
 import { existsSync, readFileSync, writeFileSync } from 'fs';
-import { join } from 'path';
+import { join, relative } from 'path';
 import { EmbeddingHeadsFile, parseEmbeddingHeads } from '../../libs/providers/src/local-embedding/embedding-heads';
 import { locateE5Model } from '../../libs/providers/src/local-embedding/e5-model-files';
 import { LOCAL_TEXT_CATEGORIES, LocalTextClassifier, SUPPORTED_LANGUAGES } from '@cds/providers';
@@ -27,6 +30,7 @@ import { LabelOptions, selectRows } from './embedding-data';
 import { ensureEmbedded, rowEmbeddings } from './embedding-features';
 import { CaseResult, runMultilingualCases } from './embedding-cases';
 import { BenchResult, renderModelCard } from './embedding-report';
+import { RunSummary, beforeAfterSection, definitionsSection, insertAfterIntro, summarizeRun } from './embedding-report-compare';
 import { DEFAULT_POLICY_THRESHOLDS, cascadeRecallLoss, cascadeScored, embeddingScored, ngramScored, recallAtPolicy } from './embedding-scoring';
 import { EMBEDDING_MANIFEST_FILE, EMBEDDING_MODEL_DIR } from './embedding-train';
 import { Scored } from './evaluate';
@@ -62,11 +66,15 @@ export function anyUnsafeAuprc(scored: Scored[]): { n: number; positives: number
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const log = (m: string) => process.stdout.write(`${m}\n`);
-  const heads: EmbeddingHeadsFile = parseEmbeddingHeads(JSON.parse(readFileSync(join(EMBEDDING_MODEL_DIR, 'embedding-heads.json'), 'utf8')));
-  const manifest = JSON.parse(readFileSync(join(EMBEDDING_MODEL_DIR, EMBEDDING_MANIFEST_FILE), 'utf8')) as Manifest;
-  const corpus = loadCorpus(dataDirFrom(args), () => undefined);
+  const headsDir = args.heads ?? EMBEDDING_MODEL_DIR;
+  const headsPath = join(headsDir, 'embedding-heads.json');
+  const heads: EmbeddingHeadsFile = parseEmbeddingHeads(JSON.parse(readFileSync(headsPath, 'utf8')));
+  const manifest = JSON.parse(readFileSync(join(headsDir, EMBEDDING_MANIFEST_FILE), 'utf8')) as Manifest;
+  // --exclude xsafety-insult: the before run's refits without the data added since
+  const corpus = loadCorpus(dataDirFrom(args), () => undefined, args.exclude ? args.exclude.split(',') : []);
   if (corpus.corpusHash !== manifest.data.corpusSha256) log('WARNING: the data differs from what the heads were trained on (corpus hash mismatch)');
-  const cache = EmbeddingCache.forWeights(locateE5Model().weightsSha256, heads.model.layers);
+  const ov = heads.model.overlay;
+  const cache = EmbeddingCache.forWeights(locateE5Model().weightsSha256, heads.model.layers, ov && { path: join(headsDir, ov.file), sha256: ov.sha256 });
   const testIdx = selectRows(corpus.examples, 'test');
   log(`scoring ${testIdx.length} held-out test rows (capped)`);
   await ensureEmbedded(corpus.examples, testIdx, cache, log);
@@ -109,7 +117,7 @@ async function main(): Promise<void> {
   }
 
   log('17-language set through the scorer');
-  const cases: CaseResult[] = await runMultilingualCases({ workers: 1, ngram });
+  const cases: CaseResult[] = await runMultilingualCases({ workers: 1, ngram, headsPath });
 
   const benchFile = join(PROJECT_ROOT, 'bench/results/text.json');
   const bench = existsSync(benchFile) ? (JSON.parse(readFileSync(benchFile, 'utf8')) as BenchResult) : undefined;
@@ -128,8 +136,12 @@ async function main(): Promise<void> {
     testRows: testIdx.length,
     datasets: corpus.stats.map((s) => s.name),
   });
-  const out = join(EMBEDDING_MODEL_DIR, 'MODEL_CARD.md');
-  writeFileSync(out, md.trimEnd() + '\n\n' + noise + '\n');
+  const summary = summarizeRun({ headsPath, emb, cross, cases, languages: SUPPORTED_LANGUAGES, anyUnsafe: anyUnsafeAuprc(emb) });
+  if (args.summary) writeFileSync(args.summary, JSON.stringify(summary, null, 1) + '\n');
+  const baseline = args.baseline ? (JSON.parse(readFileSync(args.baseline, 'utf8')) as RunSummary) : undefined;
+  const extra = [definitionsSection(), baseline ? beforeAfterSection(baseline, summary, relative(PROJECT_ROOT, args.baseline!)) : ''].filter(Boolean);
+  const out = args.out ?? join(EMBEDDING_MODEL_DIR, 'MODEL_CARD.md');
+  writeFileSync(out, insertAfterIntro(md.trimEnd(), extra.join('\n\n')) + '\n\n' + noise + '\n');
   log(`wrote ${out}`);
 }
 

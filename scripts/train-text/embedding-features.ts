@@ -29,6 +29,7 @@ export async function ensureEmbedded(examples: CorpusExample[], idx: number[], c
     workers: Math.max(1, Number(process.env.TEXT_WORKERS ?? 1) || 1),
     queueLimit: 1 << 20,
     layers: cache.layers,
+    overlayPath: cache.overlayPath,
     log: (level, m) => log(`[${level}] ${m}`),
   });
   try {

@@ -10,6 +10,7 @@
  *        [--reuse-lambdas (experiments: the committed manifest's λ per head, no LODO)] [--no-seeds | --seed-weight 5]
  *        [--noise-share 0.3 (experiments: training rows given a noisy copy, embedding-noise.ts; default 0)]
  *        [--layers 4 (heads on the pooled output of the model's first 4 encoder layers; default all 12)]
+ *        [--overlay <file> (heads over fine-tuned top layers, an e5f overlay file: copied beside the heads, pinned by sha256)]
  *   TEXT_WORKERS=2 embeds with two worker threads (default one)
  *
  * Embeds the capped train and dev rows (embedding-data.ts) through the disk cache, fits one
@@ -18,8 +19,8 @@
  * threshold on dev. One worker thread and one core for fitting: run it under `nice`.
  */
 import { createHash } from 'crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'fs';
-import { join, relative, resolve } from 'path';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
+import { basename, join, relative, resolve } from 'path';
 import { DEFAULT_CHUNK_LIMITS } from '../../libs/providers/src/local-embedding/text-chunks';
 import { EmbeddingHeadsFile } from '../../libs/providers/src/local-embedding/embedding-heads';
 import { locateE5Model } from '../../libs/providers/src/local-embedding/e5-model-files';
@@ -32,6 +33,7 @@ import { DEFAULT_LABEL_OPTIONS, DEFAULT_ROW_CAPS, DavidsonOffensive, LabelOption
 import { ensureEmbedded, rowEmbeddings } from './embedding-features';
 import { fitAllHeads } from './embedding-heads-fit';
 import { seedExamples } from './embedding-seeds';
+import { definitionSeedExamples } from './embedding-seeds-v2';
 import { noisyCopies } from './embedding-noise';
 import { DEFAULT_LAMBDAS } from './embedding-lodo';
 import { cascadeRecallLoss, chooseClearBelow, embeddingScored, ngramScored, uniform } from './embedding-scoring';
@@ -64,9 +66,13 @@ async function main(): Promise<void> {
   const corpus = loadCorpus(dataDir, () => undefined);
   const useSeeds = args['no-seeds'] !== 'true';
   const seedWeight = numberArg(args, 'seed-weight', DEFAULT_SEED_WEIGHT);
-  const examples = useSeeds ? [...corpus.examples, ...seedExamples(seedWeight)] : [...corpus.examples];
+  const examples = useSeeds ? [...corpus.examples, ...seedExamples(seedWeight), ...definitionSeedExamples(seedWeight)] : [...corpus.examples];
   const layers = args.layers !== undefined ? numberArg(args, 'layers', 12) : undefined;
-  const cache = EmbeddingCache.forWeights(model.weightsSha256, layers);
+  // --overlay <file>: heads over fine-tuned top layers (scripts/train-text/finetune/); the
+  // file goes beside the heads, pinned by its sha256
+  const overlayFile = args.overlay ? resolve(args.overlay) : undefined;
+  const overlay = overlayFile && { file: basename(overlayFile), sha256: createHash('sha256').update(readFileSync(overlayFile)).digest('hex') };
+  const cache = EmbeddingCache.forWeights(model.weightsSha256, layers, overlayFile && overlay ? { path: overlayFile, sha256: overlay.sha256 } : undefined);
   const trainIdx = selectRows(examples, 'train');
   const devIdx = selectRows(examples, 'dev');
   const noiseShare = numberArg(args, 'noise-share', DEFAULT_NOISE_SHARE);
@@ -115,6 +121,7 @@ async function main(): Promise<void> {
       prefix: 'query: ',
       dim: 384,
       ...(layers === undefined ? {} : { layers }),
+      ...(overlay ? { overlay } : {}),
     },
     chunks: DEFAULT_CHUNK_LIMITS,
     heads: fitted.heads,
@@ -126,6 +133,7 @@ async function main(): Promise<void> {
   if (args['dry-run'] === 'true' || only) return;
 
   mkdirSync(outDir, { recursive: true });
+  if (overlayFile && resolve(outDir, basename(overlayFile)) !== overlayFile) copyFileSync(overlayFile, join(outDir, basename(overlayFile)));
   writeFileSync(join(outDir, 'embedding-heads.json'), json);
   const manifest = {
     model: 'local-embedding heads',

@@ -1,8 +1,6 @@
 import { ApiClient, expectErrorBody, RunningService, startService } from '@cds/testing';
 import { eventually, TestReceiver } from './webhook-test-receiver';
 
-jest.setTimeout(60_000);
-
 describe('batches: synchronous and asynchronous checks', () => {
   let svc: RunningService;
   let admin: ApiClient;

@@ -51,8 +51,16 @@ describe('images with IMAGE_OCR=off; media retention at start', () => {
     const stored = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
     expect(stored.parts).toHaveLength(1);
     expect(stored.parts[0].ocrText ?? null).toBeNull();
-    // The image model's signals only: no text was scored.
-    expect(Object.keys(stored.parts[0].signals.local).sort()).toEqual(['drawing', 'neutral', 'sexual', 'sexual_drawn', 'sexual_suggestive']);
+    // The image models' signals only (nsfwjs, and the image safety model): no text was scored.
+    expect(Object.keys(stored.parts[0].signals.local).sort()).toEqual([
+      'drawing',
+      'neutral',
+      'sexual',
+      'sexual_drawn',
+      'sexual_nsfw',
+      'sexual_suggestive',
+      'violence_graphic',
+    ]);
   });
 
   it('deletes at start the media last stored more than MEDIA_RETENTION_DAYS ago, and keeps the newer', async () => {

@@ -70,8 +70,30 @@ describe('images: POST /v1/check (contentType image), batches, stored decisions'
       expect({ name, status: r.status, action: r.body.action }).toEqual({ name, status: 200, action: 'allow' });
       expect(r.body).toMatchObject({ safe: true, flagged: false, provider: 'local', cost: 0 });
       expect(r.body.categories.map((c: any) => c.category)).toEqual(['sexual', 'hate', 'harassment', 'violence', 'self-harm']);
+      // both image models scored it: nsfwjs (sexual) and the image safety model (NSFW, NSFL)
+      const signals = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body.parts[0].signals.local;
+      expect({ name, sexual: signals.sexual < 0.8, nsfw: signals.sexual_nsfw < 0.8, nsfl: signals.violence_graphic < 0.7 }).toEqual({
+        name,
+        sexual: true,
+        nsfw: true,
+        nsfl: true,
+      });
     }
   }, 150_000);
+
+  it('scores graphic violence in the pixels with the image safety model: its NSFL folds into violence (a policy with a very low threshold, on a safe photo)', async () => {
+    const yaml = 'name: Graphic\ncategories:\n  violence: { threshold: 0.02, action: flag }\n';
+    expect((await api.post('/v1/policies', { policyId: 'graphic-low', yamlContent: yaml })).status).toBe(201);
+    const r = await api.post('/v1/check', { content: b64(sharedImage('coffee.png')), contentType: 'image', policyId: 'graphic-low' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ action: 'flag', flagged: true });
+    const d = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
+    const local = d.parts[0].signals.local;
+    // the violence score is the safety model's NSFL: no text in a photo of coffee says violence
+    expect(local.violence_graphic).toBeGreaterThanOrEqual(0.02);
+    expect(category(r.body, 'violence').score).toBeCloseTo(Math.max(local.violence_graphic, local.violence ?? 0, local.violence_threat ?? 0), 3);
+    expect(local.violence_graphic).toBeGreaterThan(Math.max(local.violence ?? 0, local.violence_threat ?? 0));
+  });
 
   it('reads text in an image and scores it: a threat drawn in an image decides as the same words in text', async () => {
     const asText = await api.post('/v1/check', { content: THREAT, policyId: 'default' });
@@ -178,6 +200,10 @@ describe('images: POST /v1/check (contentType image), batches, stored decisions'
     const d = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
     expect(d.parts[0].media).toMatchObject({ format: 'gif', frameCount: 3000 });
     expect(d.parts[0].media.framesScored).toBeLessThanOrEqual(8);
+    // each frame scored by both image models (the worst frame wins, signal by signal)
+    expect(d.parts[0].signals.local).toEqual(
+      expect.objectContaining({ sexual: expect.any(Number), sexual_nsfw: expect.any(Number), violence_graphic: expect.any(Number) }),
+    );
   });
 
   it('refuses hostile and broken input with a clear 4xx and keeps answering', async () => {

@@ -77,7 +77,7 @@ describe('structured logs and request ids', () => {
 
     const api1 = jsonLines(svc.output());
     const access = api1.find((l) => l.msg === 'request' && l.requestId === 'trace-log-2');
-    expect(access).toMatchObject({ level: 'debug', context: 'Http', method: 'POST', route: '/v1/check', status: '200' });
+    expect(access).toMatchObject({ level: 'info', context: 'Http', method: 'POST', route: '/v1/check', status: 200, tenant: 'default' });
     // (the test harness marks each process's part of the output with ===== / ----- lines)
     for (const line of svc
       .output()
@@ -87,5 +87,73 @@ describe('structured logs and request ids', () => {
     }
     expect(svc.output()).not.toContain(secretText);
     expect(svc.output()).not.toContain(svc.adminKey);
+  });
+});
+
+/** The access line at the default level, and ACCESS_LOG=off. */
+describe('access lines', () => {
+  const secretText = 'another very particular sentence 91c2';
+  let svc: RunningService;
+  let quiet: RunningService;
+
+  beforeAll(async () => {
+    [svc, quiet] = await Promise.all([
+      startService({ env: { LOG_LEVEL: 'log', LOG_FORMAT: 'json' } }),
+      startService({ env: { LOG_LEVEL: 'log', LOG_FORMAT: 'json', ACCESS_LOG: 'off' } }),
+    ]);
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await quiet?.stop();
+  });
+
+  /** The access lines of the api processes (the proxy in front of the replicas logs none). */
+  const accessLines = (s: RunningService) => jsonLines(s.output()).filter((l) => l.msg === 'request' && l.context === 'Http');
+
+  it('writes one line per request at the default level: method, route pattern, status, ms, request id, tenant, key id; no content, no key', async () => {
+    const api = new ApiClient(svc.baseUrl, svc.adminKey);
+    const key = await api.post('/v1/keys', { name: 'access-line', tenantId: 'acme', scopes: ['checks', 'decisions'] });
+    expect(key.status).toBe(201);
+    const tenantKey = key.body.key as string;
+    const r = await api.withKey(tenantKey).post('/v1/check', { content: secretText, policyId: 'default' }, { 'x-request-id': 'trace-access-1' });
+    expect(r.status).toBe(200);
+    await api.withKey(tenantKey).get(`/v1/decisions/${r.body.decisionId}?q=${encodeURIComponent(secretText)}`, { 'x-request-id': 'trace-access-2' });
+    const refused = await api.withKey('wrong-key-0123456789abcdef').get('/v1/policies', { 'x-request-id': 'trace-access-3' });
+    expect(refused.status).toBe(401);
+
+    const lines = await eventually(async () => {
+      const found = ['trace-access-1', 'trace-access-2', 'trace-access-3'].map((id) => accessLines(svc).find((l) => l.requestId === id));
+      return found.every(Boolean) ? found : undefined;
+    }, 'the three access lines');
+    expect(lines[0]).toEqual({
+      level: 'info',
+      time: expect.any(String),
+      role: expect.any(String),
+      pid: expect.any(Number),
+      context: 'Http',
+      msg: 'request',
+      method: 'POST',
+      route: '/v1/check',
+      status: 200,
+      ms: expect.any(Number),
+      requestId: 'trace-access-1',
+      tenant: 'acme',
+      keyId: key.body.id,
+    });
+    expect(lines[1]).toMatchObject({ method: 'GET', route: '/v1/decisions/:decisionId', status: 200, tenant: 'acme', keyId: key.body.id });
+    expect(lines[2]).toMatchObject({ method: 'GET', route: '/v1/policies', status: 401, tenant: null, keyId: null });
+    const out = svc.output();
+    for (const secret of [secretText, encodeURIComponent(secretText), tenantKey, svc.adminKey, 'wrong-key-0123456789abcdef', r.body.decisionId]) {
+      expect({ secret, logged: out.includes(secret) }).toEqual({ secret, logged: false });
+    }
+  });
+
+  it('writes none with ACCESS_LOG=off', async () => {
+    const api = new ApiClient(quiet.baseUrl, quiet.adminKey);
+    expect((await api.post('/v1/check', { content: 'hello', policyId: 'default' }, { 'x-request-id': 'trace-quiet-1' })).status).toBe(200);
+    expect((await api.get('/v1/policies')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // lines are written before the answer ends; a margin for the pipe
+    expect(accessLines(quiet)).toEqual([]);
+    expect(quiet.output()).not.toContain('trace-quiet-1');
   });
 });

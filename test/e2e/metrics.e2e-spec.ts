@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { ApiClient, e2eMode, RunningService, startService } from '@cds/testing';
 
 const TOKEN = 'metrics-token-0123456789';
@@ -61,7 +63,28 @@ describe('GET /metrics (Prometheus)', () => {
     const gauges = svc.topology
       ? ['cds_image_frames_queued', 'cds_ocr_waiting']
       : ['cds_projector_lag_events', 'cds_webhook_deliveries_pending', 'cds_image_frames_queued', 'cds_ocr_waiting'];
-    for (const name of [...gauges, 'cds_process_cpu_seconds_total']) expect({ name, present: after.text.includes(name) }).toEqual({ name, present: true });
+    // prom-client's process metrics under prom-client's names, as Node.js dashboards read them
+    const standard = ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes'];
+    for (const name of gauges) expect({ name, present: after.text.includes(name) }).toEqual({ name, present: true });
+    for (const name of standard) expect({ name, sampled: new RegExp(`^${name}\\{`, 'm').test(after.text) }).toEqual({ name, sampled: true });
+    expect(after.text).not.toMatch(/^cds_(process|nodejs)_/m);
+  });
+
+  it('exports every metric the Grafana dashboard in docs/ reads', async () => {
+    const dashboard = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../docs/grafana-dashboard.json'), 'utf8'));
+    const exprs: string[] = dashboard.panels.flatMap((p: any) => p.targets.map((t: any) => t.expr));
+    const read = new Set(exprs.flatMap((e) => e.match(/\b(?:cds|process|nodejs)_[a-z0-9_]+/g) ?? []).map((n) => n.replace(/_bucket$/, '')));
+    expect(read.size).toBeGreaterThan(10);
+    // the embedded process runs every role; in distributed mode each process exports its own part
+    const urls = svc.topology ? [...svc.topology.apis.map((a) => a.baseUrl), svc.topology.projector.baseUrl, svc.topology.worker.baseUrl] : [svc.baseUrl];
+    const texts = await Promise.all(urls.map(async (u) => (await scrape(`${u}/metrics`, { authorization: `Bearer ${TOKEN}` })).text));
+    const exported = new Set(
+      texts
+        .join('\n')
+        .split('\n')
+        .flatMap((l) => /^# TYPE (\S+) /.exec(l)?.[1] ?? []),
+    );
+    expect([...read].filter((n) => !exported.has(n))).toEqual([]);
   });
 
   it('asks for METRICS_TOKEN when it is set; API keys do not open it', async () => {

@@ -13,8 +13,10 @@ const JAILBREAK =
 const BENIGN = 'What time does the train to Lisbon leave tomorrow morning?';
 const G = '/v1/agent/guardrails';
 
+// one skillId per prompt: a skill vetted again with another prompt is pinning's (skill_changed)
+let skills = 0;
 const skill = (prompt: string) => ({
-  skillId: 'sk-inj',
+  skillId: `sk-inj-${++skills}`,
   name: 'helper',
   source: 'official',
   prompt,

@@ -132,6 +132,36 @@ describe('external providers through the service (openai, google-vision, azure)'
     expect(fake.requests.length).toBeLessThanOrEqual(replicas);
   });
 
+  it('shares one call among identical items checked at the same moment (single flight): one batch, then concurrent checks', async () => {
+    // Slow enough that every copy asks while the first call is still out.
+    fake.answer({ status: 200, body: moderation({ hate: 0.3 }), delayMs: 400 });
+    const same = 'two identical items of one batch, at the same moment';
+    const batch = await api.post('/v1/batch/check', {
+      policyId: 'routed',
+      items: [
+        { id: 'a', content: same },
+        { id: 'b', content: same },
+        { id: 'c', content: same },
+      ],
+    });
+    expect(batch.status).toBe(200);
+    expect(fake.requests.filter((r) => (r.json as { input?: unknown })?.input === same)).toHaveLength(1);
+    const attempts = await Promise.all(
+      batch.body.items.map(async (i: { decisionId: string }) => (await api.get(`/v1/decisions/${i.decisionId}`)).body.parts[0].attempts),
+    );
+    const openai = attempts.map((a: { provider: string; ok: boolean; cached?: boolean }[]) => a.find((x) => x.provider === 'openai')!);
+    expect(openai.filter((a) => !a.cached)).toHaveLength(1);
+    expect(openai.every((a) => a.ok)).toBe(true);
+
+    const concurrent = 'the same words, sent three times at once';
+    const answers = await Promise.all([0, 1, 2].map(() => api.post('/v1/check', { content: concurrent, policyId: 'routed' })));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    // One call per api process at most (in distributed mode the checks alternate between replicas).
+    const calls = fake.requests.filter((r) => (r.json as { input?: unknown })?.input === concurrent).length;
+    expect(calls).toBeGreaterThanOrEqual(1);
+    expect(calls).toBeLessThanOrEqual(svc.topology?.apis.length ?? 1);
+  });
+
   it('falls back to local when openai fails, records the failed attempt, and still decides', async () => {
     fake.answer(SERVER_ERROR);
     const r = await api.post('/v1/check', { content: 'openai is down for this one', policyId: 'routed' });

@@ -188,6 +188,25 @@ describe('video: POST /v1/video/check and /upload, status, result, evidence', ()
     expect(otherFrame.status).toBe(403);
   });
 
+  it('flags a threat captioned on screen from 3 s to 7 s of a 10 s clip under the default policy: the frame where the picture changed is read', async () => {
+    // Sampled every 2 s (the default): frames at 0, 2, 4, 6, 8 s. VIDEO_OCR_EVERY (10)
+    // alone reads the first only; the caption appears at 4 s, where the picture changed.
+    const r = await uploadVideo(`${svc.baseUrl}/v1/video/upload`, svc.adminKey, fs.readFileSync(clips.caption), { policyId: 'default' });
+    expect(r.status).toBe(202);
+    expect((await finished(r.body.decisionId)).status).toBe('completed');
+    const result = (await api.get(`/v1/video/result/${r.body.decisionId}`)).body;
+    expect(result.results.map((f: any) => f.timestamp)).toEqual([0, 2, 4, 6, 8]);
+    expect(result).toMatchObject({ flagged: true, action: 'flag' });
+    const flagged = result.results.filter((f: any) => f.flagged);
+    expect(flagged.map((f: any) => f.timestamp)).toEqual([4]);
+    expect(flagged[0].categories.find((c: any) => c.category === 'violence').triggered).toBe(true);
+    expect(result.segments).toEqual([expect.objectContaining({ start: 4, end: 4, categories: ['violence'] })]);
+    const d = (await api.get(`/v1/decisions/${r.body.decisionId}`)).body;
+    // read: the first frame, the caption appearing (4 s) and leaving (8 s); not 2 s or 6 s, unchanged since the last read
+    expect(d.parts.map((p: any) => typeof p.ocrText === 'string')).toEqual([true, false, true, false, true]);
+    expect(d.parts[2].ocrText.toLowerCase()).toContain('kill you');
+  });
+
   it('stops at the first blocked frame when asked', async () => {
     const r = await uploadVideo(`${svc.baseUrl}/v1/video/upload`, svc.adminKey, fs.readFileSync(clips.safe), {
       policyId: 'always',

@@ -29,8 +29,6 @@ function signatureFailure(run: () => unknown): string | null {
   }
 }
 
-jest.setTimeout(60_000);
-
 describe('webhooks: registration, signed deliveries, test events', () => {
   let svc: RunningService;
   let admin: ApiClient;

@@ -6,6 +6,8 @@ import { DryRun } from './checks/dry-run.service';
 import { DecisionQueries } from './decisions/decision-queries.service';
 import { DecisionsController } from './decisions/decisions.controller';
 import { GuardrailDecisions } from './guardrails/guardrail-decisions.service';
+import { SkillPins } from './guardrails/skill-pins.service';
+import { SessionHistory } from './guardrails/session-history.service';
 import { GuardrailMetrics } from './guardrails/guardrail-metrics.service';
 import { GuardrailPolicies } from './guardrails/guardrail-policies.service';
 import { GuardrailSessions } from './guardrails/guardrail-sessions.service';
@@ -58,6 +60,8 @@ import { ProvidersController } from './providers/providers.controller';
     KeysService,
     KeyResolver,
     GuardrailDecisions,
+    SkillPins,
+    SessionHistory,
     GuardrailPolicies,
     GuardrailMetrics,
     GuardrailSessions,

@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from '@cds/config';
 import { configureLogging } from '@cds/logging';
 import { stopOnSignal } from '@cds/probes';
+import { startTracing, tracing } from '@cds/tracing';
 import { AppModule } from './app.module';
 import { createHttpApp, drainAndClose } from './http/http-adapter';
 import { AdminKey } from './keys/admin-key';
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   configureLogging({ role: config.ROLE, format: config.LOG_FORMAT, level: config.LOG_LEVEL });
+  // OpenTelemetry is loaded only when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT).
+  if (startTracing(process.env, { 'cds.role': config.ROLE }).enabled) new Logger('Tracing').log('exporting spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_*)');
   const admin = AdminKey.fromConfig(config);
   const app = await createHttpApp(AppModule.forRoot(config, admin), config, new Logger('Nest'));
   // GET /v1/openapi.json and Swagger UI at /docs, public like /health.
@@ -37,7 +40,10 @@ async function main(): Promise<void> {
   // SIGTERM: stop accepting, close idle keep-alive connections, let what is in flight
   // answer (within SHUTDOWN_GRACE_MS), run the shutdown hooks (consumers leave their
   // groups, the log closes), exit 0.
-  stopOnSignal(() => drainAndClose(app, config.SHUTDOWN_GRACE_MS));
+  stopOnSignal(async () => {
+    await drainAndClose(app, config.SHUTDOWN_GRACE_MS);
+    await tracing().shutdown();
+  });
   new Logger('Main').log(
     `listening on http://${config.HOST}:${config.PORT} (http=${config.HTTP_ADAPTER}, log=${config.EVENT_LOG}, read models=${config.READ_MODELS}, role=${config.ROLE})`,
   );

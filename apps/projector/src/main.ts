@@ -8,6 +8,7 @@ import { ProjectorModule, ProjectorService, rebuildElasticsearch, rebuildSqlite 
 import { ReadinessChecks, serveProbes, stopOnSignal } from '@cds/probes';
 import { Metrics, MetricsModule } from '@cds/metrics';
 import { configureLogging } from '@cds/logging';
+import { startTracing, tracing } from '@cds/tracing';
 
 /**
  * The projector process.
@@ -23,6 +24,7 @@ import { configureLogging } from '@cds/logging';
 async function main(): Promise<void> {
   const config = loadConfig();
   const levels = configureLogging({ role: 'projector', format: config.LOG_FORMAT, level: config.LOG_LEVEL });
+  startTracing(process.env, { 'cds.role': 'projector' });
   const logger = new Logger('Projector');
   if (process.argv.includes('--rebuild')) return rebuild(config, logger);
   if (config.READ_MODELS === 'sqlite') {
@@ -53,6 +55,7 @@ async function main(): Promise<void> {
   stopOnSignal(async () => {
     await probes.close();
     await app.close();
+    await tracing().shutdown();
   });
   logger.log(`probes on http://${config.HOST}:${probes.port} (log=${config.EVENT_LOG}, read models=${config.READ_MODELS}, prefix=${config.TOPIC_PREFIX})`);
 }

@@ -11,12 +11,14 @@ import { ProvidersModule } from '@cds/providers';
 import { BlobStoreModule } from '@cds/blob-store';
 import { Metrics, MetricsModule } from '@cds/metrics';
 import { configureLogging } from '@cds/logging';
+import { startTracing, tracing } from '@cds/tracing';
 
 /** The worker process (distributed mode; in embedded mode it runs inside the api):
  * webhook dispatch and retries, async batches. GET /health and /ready on HOST:PORT. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const levels = configureLogging({ role: 'worker', format: config.LOG_FORMAT, level: config.LOG_LEVEL });
+  if (startTracing(process.env, { 'cds.role': 'worker' }).enabled) new Logger('Tracing').log('exporting spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_*)');
   if (config.EVENT_LOG === 'file') {
     console.error('EVENT_LOG=file is served by the embedded api process (npm start): the file log has one owner; run this process with EVENT_LOG=kafka');
     process.exit(2);
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
   stopOnSignal(async () => {
     await probes.close();
     await app.close();
+    await tracing().shutdown();
   });
   new Logger('Worker').log(`probes on http://${config.HOST}:${probes.port} (log=${config.EVENT_LOG}, prefix=${config.TOPIC_PREFIX})`);
 }

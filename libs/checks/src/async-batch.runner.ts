@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Metrics } from '@cds/metrics';
+import { tracing } from '@cds/tracing';
 import { DomainError } from '@cds/errors';
 import { BatchAccepted, BatchCompleted, BatchFailed, envelope } from '@cds/events';
 import { EVENT_LOG, EventLog, liftBatch, LogFollower, StoredEvent } from '@cds/event-log';
@@ -49,7 +50,10 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
       await this.readModels.waitFor([stored], 30_000);
       const doc = await this.readModels.getBatch(event.tenantId, event.data.batchId);
       if (doc && doc.status !== 'processing') continue;
-      await this.run(event);
+      // The job continues the trace of the request that accepted the batch.
+      await tracing().continueFrom(event.traceparent, 'batch.job', { 'cds.batch_id': event.data.batchId, 'cds.request_id': event.requestId }, () =>
+        this.run(event),
+      );
     }
   }
 

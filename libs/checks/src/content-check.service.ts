@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
+import { tracing } from '@cds/tracing';
 import { AppConfig } from '@cds/config';
 import { invalid } from '@cds/errors';
 import { DecisionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
@@ -58,6 +59,7 @@ export class ContentCheck {
     decisionId: string,
     requestId: string | null,
   ): Promise<{ decisionId: string; answer: CheckDecision }> {
+    tracing().active().setAttribute('cds.decision_id', decisionId);
     const contentType = r.contentType ?? 'text';
     if (contentType === 'video') {
       throw invalid(
@@ -78,7 +80,7 @@ export class ContentCheck {
     if (contentType === 'image') {
       const img = await this.images.prepare(principal.tenantId, r.content, language);
       const scored = await this.scorer.scoreImage(img.image, img.ocrText, language, policy.parsed);
-      part = { contentType: 'image', contentRef: img.contentRef, ...scored, media: img.media };
+      part = { contentType: 'image', contentRef: img.contentRef, ...scored, ocr: img.ocr, media: img.media };
     } else {
       part = { contentType: 'text', contentRef: null, ...(await this.scorer.scoreText(r.content, language, policy.parsed)), ocrText: null, media: null };
     }

@@ -15,6 +15,7 @@ import {
   ScoreRequest,
   SUPPORTED_LANGUAGES,
 } from '@cds/providers';
+import { tracing } from '@cds/tracing';
 import { ProviderCache, providerCacheKey } from './provider-cache';
 import { providerChains } from './provider-routing';
 
@@ -158,7 +159,19 @@ export class ContentScorer {
 
   /** One provider, one request: from the cache when it answered the same before; a
    * ProviderCallError is an outcome (the caller falls back), any other error is thrown. */
-  private async callProvider(name: string, request: ScoreRequest, attempts: ProviderAttempt[]): Promise<Outcome> {
+  private callProvider(name: string, request: ScoreRequest, attempts: ProviderAttempt[]): Promise<Outcome> {
+    const traces = tracing();
+    if (!traces.enabled) return this.callProviderNow(name, request, attempts);
+    return traces.span('provider.call', { 'cds.provider': name, 'cds.modality': request.modality }, async (span) => {
+      const outcome = await this.callProviderNow(name, request, attempts);
+      const attempt = attempts[attempts.length - 1];
+      span.setAttribute('cds.cached', attempt?.provider === name && !!attempt.cached);
+      span.setAttribute('cds.outcome', outcome.ok ? 'ok' : outcome.error.reason);
+      return outcome;
+    });
+  }
+
+  private async callProviderNow(name: string, request: ScoreRequest, attempts: ProviderAttempt[]): Promise<Outcome> {
     const provider = this.providers.get(name);
     const cacheable = this.cache.enabled && name !== LOCAL_PROVIDER;
     const key = cacheable ? providerCacheKey(name, provider.model, request) : '';
@@ -168,11 +181,17 @@ export class ContentScorer {
       return { ok: true, signals: hit.signals, cost: 0 };
     }
     const started = performance.now();
+    // The same content is being scored by this provider right now: share that call (not
+    // paid twice; `cached`, with the time waited), its failure included.
+    const flight = cacheable ? this.cache.inFlight(key) : undefined;
+    const shared = flight !== undefined;
+    const call = flight ?? this.timed(name, request.modality, () => provider.score(request));
+    if (cacheable && !shared) this.cache.fly(key, call);
     try {
-      const { signals, cost, model } = await this.timed(name, request.modality, () => provider.score(request));
-      attempts.push({ provider: name, ok: true, ms: elapsed(started), ...modelOf(model ?? provider.model) });
-      if (cacheable) this.cache.set(key, { signals, cost });
-      return { ok: true, signals, cost };
+      const { signals, cost, model } = await call;
+      attempts.push({ provider: name, ok: true, ms: elapsed(started), ...(shared ? { cached: true } : {}), ...modelOf(model ?? provider.model) });
+      if (cacheable && !shared) this.cache.set(key, { signals, cost });
+      return { ok: true, signals, cost: shared ? 0 : cost };
     } catch (err) {
       if (!(err instanceof ProviderCallError)) throw err;
       attempts.push({ provider: name, ok: false, ms: elapsed(started), reason: err.reason, ...modelOf(provider.model) });

@@ -1,4 +1,4 @@
-import { DecisionCreated, DecisionCreatedV2, DecisionMedia, DecisionPart, envelope, ProviderAttempt, ScoreMap } from '@cds/events';
+import { DecisionCreated, DecisionCreatedV2, DecisionMedia, DecisionOcr, DecisionPart, envelope, ProviderAttempt, ScoreMap } from '@cds/events';
 import { PolicyEvaluation } from '@cds/policy';
 import { mergeBy, providerOf } from './content-scorer.service';
 
@@ -9,6 +9,8 @@ export interface ScoredPart {
   signals: Record<string, ScoreMap>;
   cost: number;
   ocrText: string | null;
+  /** How ocrText was read (image parts with OCR on). */
+  ocr?: DecisionOcr | null;
   media: DecisionMedia | null;
   routes?: Record<string, string[]>;
   attempts?: ProviderAttempt[];
@@ -20,6 +22,7 @@ export function toPart(p: ScoredPart, verdict: PolicyEvaluation, signals: Record
     contentRef: p.contentRef,
     signals,
     ocrText: p.ocrText,
+    ...(p.ocr ? { ocr: p.ocr } : {}),
     media: p.media,
     categories: verdict.categories,
     action: verdict.action,

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Principal } from '@cds/auth';
+import { tracing } from '@cds/tracing';
 import { performance } from 'node:perf_hooks';
 import { AppConfig } from '@cds/config';
 import { DomainError, invalid } from '@cds/errors';
@@ -96,11 +97,13 @@ export class MultimodalCheck {
       signals: mergeBy(scan.frames.map((f) => f.signals)),
       cost: 0,
       ocrText: texts.length > 0 ? texts.join('\n') : null,
+      ocr: scan.frames.some((f) => f.ocrText !== null) ? await this.images.ocrFacts(language) : null,
       media: null,
     };
   }
 
   private async decide(principal: Principal, r: MultimodalRequestDto, decisionId: string, requestId: string | null) {
+    tracing().active().setAttribute('cds.decision_id', decisionId);
     const images = r.images ?? [];
     if (r.text === undefined && images.length === 0 && r.video === undefined) {
       throw invalid('VALIDATION_ERROR', 'Invalid request parameters', 'at least one of text, images or video is required');
@@ -131,6 +134,7 @@ export class MultimodalCheck {
           contentType: 'image',
           contentRef: img.contentRef,
           ...(await this.scorer.scoreImage(img.image, img.ocrText, language, policy.parsed)),
+          ocr: img.ocr,
           media: img.media,
         }))
         .catch((err: unknown) => {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '@cds/errors';
+import { tracing } from '@cds/tracing';
 import { ParsedPolicy, parsePolicyYaml } from '@cds/policy';
 import { LogEnds, LogVersionedCache, READ_MODELS, ReadModels, PolicyDoc } from '@cds/read-models';
 import { BUILTIN_POLICIES } from './builtin-policies';
@@ -32,7 +33,14 @@ export class PolicyCatalog {
     this.docs = new LogVersionedCache(ends, 'policies', { keepMisses: true });
   }
 
-  async resolve(tenantId: string, policyId: string): Promise<ResolvedPolicy> {
+  resolve(tenantId: string, policyId: string): Promise<ResolvedPolicy> {
+    const traces = tracing();
+    return traces.enabled
+      ? traces.span('policy.resolve', { 'cds.policy_id': policyId }, () => this.resolveNow(tenantId, policyId))
+      : this.resolveNow(tenantId, policyId);
+  }
+
+  private async resolveNow(tenantId: string, policyId: string): Promise<ResolvedPolicy> {
     const doc = await this.docs.get(`${tenantId}\u0000${policyId}`, () => this.readModels.getPolicy(tenantId, policyId));
     if (doc) return { policyId, version: doc.version, builtIn: false, parsed: this.parse(doc), doc };
     const builtin = this.builtins.get(policyId);

@@ -42,3 +42,31 @@ describe('ProviderCache', () => {
     expect(k).not.toContain('hello');
   });
 });
+
+describe('ProviderCache single flight', () => {
+  it('keeps the call out for a key until it settles, answer or failure', async () => {
+    const cache = new ProviderCache(60_000, 10);
+    let answer!: (v: { signals: Record<string, number>; cost: number }) => void;
+    const call = new Promise<{ signals: Record<string, number>; cost: number }>((resolve) => (answer = resolve));
+    cache.fly('k', call);
+    expect(cache.inFlight('k')).toBe(call);
+    expect(cache.inFlight('other')).toBeUndefined();
+    answer({ signals: { hate: 0.1 }, cost: 0 });
+    await call;
+    await Promise.resolve();
+    expect(cache.inFlight('k')).toBeUndefined();
+
+    const failing = Promise.reject(new Error('provider down'));
+    failing.catch(() => undefined);
+    cache.fly('k', failing);
+    await failing.catch(() => undefined);
+    await Promise.resolve();
+    expect(cache.flying).toBe(0);
+  });
+
+  it('flies nothing when the cache is off (PROVIDER_CACHE_TTL=0)', () => {
+    const cache = new ProviderCache(0, 10);
+    cache.fly('k', Promise.resolve({ signals: {}, cost: 0 }));
+    expect(cache.inFlight('k')).toBeUndefined();
+  });
+});

@@ -7,14 +7,22 @@ export interface CachedScore {
   cost: number;
 }
 
+/** A provider answer as the call that is still out will give it. */
+export interface FlightResult extends CachedScore {
+  model?: string;
+}
+
 /**
  * Provider answers by (provider, model, content hash), for PROVIDER_CACHE_TTL seconds, at
  * most `maxEntries` (least recently used out first): a retried check or a duplicate batch
- * item is not paid twice. In memory, per process; nothing of the content is kept but its
- * hash.
+ * item is not paid twice. Single flight: while a call for a key is out, another check of
+ * the same content waits for that call instead of making its own (two identical items of
+ * one batch, checked at the same moment). In memory, per process; nothing of the content
+ * is kept but its hash.
  */
 export class ProviderCache {
   private readonly entries = new Map<string, { value: CachedScore; expiresAt: number }>();
+  private readonly flights = new Map<string, Promise<FlightResult>>();
 
   constructor(
     private readonly ttlMs: number,
@@ -44,6 +52,26 @@ export class ProviderCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The call out for this key, if any. */
+  inFlight(key: string): Promise<FlightResult> | undefined {
+    return this.flights.get(key);
+  }
+
+  /** Registers the call out for `key` until it settles (answer or failure alike). */
+  fly(key: string, call: Promise<FlightResult>): void {
+    if (!this.enabled) return;
+    this.flights.set(key, call);
+    const land = () => {
+      if (this.flights.get(key) === call) this.flights.delete(key);
+    };
+    call.then(land, land);
+  }
+
+  /** Calls out now. */
+  get flying(): number {
+    return this.flights.size;
   }
 }
 

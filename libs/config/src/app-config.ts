@@ -188,6 +188,18 @@ export class AppConfig {
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
+  /** One line per HTTP request at the `log` level (method, route pattern, status, ms,
+   * request id, tenant, key id). */
+  @IsIn(['on', 'off'])
+  ACCESS_LOG: 'on' | 'off' = 'on';
+
+  /** Access lines written in any one second at most (the rest are counted, in one line). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  ACCESS_LOG_MAX_PER_SECOND = 1000;
+
   @Transform(toBool)
   @IsBoolean()
   EGRESS_ALLOW_LOOPBACK = false;
@@ -293,9 +305,40 @@ export class AppConfig {
   @Max(64)
   TEXT_WORKERS = Math.max(1, os.availableParallelism());
 
+  /** Answers of the text embedding model kept in memory by content (the text trimmed and
+   * in NFC, the model, the language; least recently used out first; ~0.9 KB each): a text
+   * seen again, or sent many times at once, is scored once. 0 turns the cache off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10_000_000)
+  LOCAL_TEXT_CACHE_ENTRIES = 20_000;
+
+  /** Texts (chunks of up to 2,000 characters) waiting for a text embedding thread beyond
+   * which a check is refused at once: 503 TEXT_QUEUE_FULL with Retry-After (the seconds the
+   * queue takes to drain at the measured pace). Below it, a text waits its turn: late, never
+   * answered by another model. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  TEXT_QUEUE_LIMIT = 1024;
+
+  /** Early exit of the text embedding model (model/embedding-exit.json): `on` lets a text
+   * that heads on an early encoder layer are confident about leave there (clearly below
+   * every threshold of the built-in policy, or clearly past it); `off` runs every layer for
+   * every text. The stored decision names the layers that answered. */
+  @IsIn(['on', 'off'])
+  LOCAL_TEXT_EARLY_EXIT: 'on' | 'off' = 'on';
+
   /** Read text in images with Tesseract and score it with the text model. */
   @IsIn(['on', 'off'])
   IMAGE_OCR: 'on' | 'off' = 'on';
+
+  /** Which OCR engine reads images: `auto` (the tesseract binary when it runs, else
+   * tesseract.js, Tesseract in WebAssembly from npm), or one of them only. */
+  @IsIn(['auto', 'tesseract', 'tesseract.js'])
+  OCR_ENGINE: 'auto' | 'tesseract' | 'tesseract.js' = 'auto';
 
   /** Wall-clock limit of one OCR run. */
   @Transform(toInt)

@@ -19,6 +19,8 @@ export class DomainError extends Error {
     readonly code: string,
     message: string,
     readonly details = '',
+    /** Seconds after which a retry may succeed (the filter sends it as `Retry-After`). */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'DomainError';

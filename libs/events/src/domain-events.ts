@@ -27,6 +27,16 @@ export interface DecisionMedia {
   framesScored: number;
 }
 
+/** How the text of an image part was read: the OCR engine and the Tesseract packs. */
+export interface DecisionOcr {
+  /** `tesseract` (the binary) or `tesseract.js` (WebAssembly, when the binary is missing). */
+  engine: string;
+  /** The packs it was read with: `deu+eng`, or `eng` alone when the language has no pack here. */
+  languages: string;
+  /** Packs the check's language needed that this engine lacks: its text was read with English. */
+  missing?: string[];
+}
+
 /** One scored item of a decision: the text, an image, or one item of a multimodal check. */
 export interface DecisionPart {
   /** `image` is also a frame of a video decision (see `frame`); `video` the whole of a
@@ -38,6 +48,8 @@ export interface DecisionPart {
   signals: Record<string, ScoreMap>;
   /** Text read in an image by OCR; null for text, or when OCR is off. */
   ocrText: string | null;
+  /** How ocrText was read; absent for text, when OCR is off, and on decisions made before it was recorded. */
+  ocr?: DecisionOcr;
   media: DecisionMedia | null;
   /** A sampled frame of a video decision. */
   frame?: DecisionFrame;
@@ -150,12 +162,21 @@ export interface KeyRevokedV1 {
 export type GuardrailKind = 'skill_vetting' | 'action_authorization';
 export type GuardrailActionName = 'allow' | 'warn' | 'flag' | 'block';
 
-/** The four fields of the spec's Project guardrail policy, as stored on the log. */
+/** The four fields of the spec's Project guardrail policy, as stored on the log, and our optional ones. */
 export interface GuardrailPolicyData {
   sensitivePathPrefixes: string[];
   networkAllowlist: string[];
   blockShellPatterns: string[];
   requireApprovalScore: number;
+  /** Absent on versions that do not set it (and on every version written before it existed). */
+  systemZones?: { add: string[]; exempt: string[] };
+  /** Absent on versions that do not set it; the grammar is libs/guardrails' SessionRule. */
+  sessionRules?: Array<{
+    name: string;
+    steps: Array<Partial<Record<'actionType' | 'category' | 'fact' | 'command' | 'targetPath', string | string[]>>>;
+    within?: number;
+    action: 'flag' | 'block';
+  }>;
 }
 
 export interface GuardrailDecidedV1 {
@@ -178,6 +199,22 @@ export interface GuardrailDecidedV1 {
   /** Skill vetting under the embedding text model: what the prompt-attack heads said of the
    * prompt (probabilities, the threshold, the model id); absent under the n-gram model. */
   promptModel?: { prompt_injection: number; jailbreak: number; threshold: number; model: string };
+  /** Skill vetting: the skill and the hash of its content (prompt and permissions), which pins it. */
+  skill?: GuardrailSkillRef;
+  /** An action authorized under a session token: the session and what the action did. */
+  session?: GuardrailSessionRef;
+}
+
+export interface GuardrailSessionRef {
+  /** The session token's id (decidedBy is `session:<sessionId>`). */
+  sessionId: string;
+  /** What the action did, for the session's sequence rules (libs/guardrails, SessionFact). */
+  facts: Array<{ kind: string; value: string }>;
+}
+
+export interface GuardrailSkillRef {
+  skillId: string;
+  contentHash: string;
 }
 
 /** Body of `agent.guardrail.blocked` and `agent.guardrail.approval_required`: the

@@ -15,6 +15,10 @@ export interface EventEnvelope<T extends string = string, D = unknown> {
   data: D;
   /** The HTTP request that caused it (`x-request-id`), when there was one. */
   requestId?: string;
+  /** The trace it was written in (W3C `traceparent`), when tracing was on: the work that
+   * follows it (a job) continues that trace. Optional and free of meaning for replay, so
+   * no new version of any type: events written without it read as before. */
+  traceparent?: string;
 }
 
 export function envelope<T extends string, D>(type: T, version: number, tenantId: string, key: string, data: D, now: Date = new Date()): EventEnvelope<T, D> {

@@ -107,6 +107,10 @@ const SCHEMAS: Record<DomainEventType, Record<string, Check>> = {
     policyOrigin: obj,
     decidedBy: str,
     latency: num,
+    skill: (v) => v === undefined || (obj(v) && str((v as any).skillId) && str((v as any).contentHash)),
+    session: (v) =>
+      v === undefined ||
+      (obj(v) && str((v as any).sessionId) && arr((v as any).facts) && (v as any).facts.every((f: any) => obj(f) && str(f.kind) && str(f.value))),
   },
   'agent.guardrail.blocked': GUARDRAIL_ALERT,
   'agent.guardrail.approval_required': GUARDRAIL_ALERT,
@@ -195,6 +199,9 @@ export function decisionCreatedV1ToV2(d: DecisionCreatedV1): DecisionCreatedV2 {
   };
 }
 
+/** W3C Trace Context `traceparent`: version, trace id, parent id, flags. */
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
 export function validateEvent(e: unknown): DomainEvent {
   if (!obj(e)) throw new EventSchemaError('event is not an object');
   const env = e as EventEnvelope;
@@ -202,6 +209,8 @@ export function validateEvent(e: unknown): DomainEvent {
     if (!check((env as any)[k])) throw new EventSchemaError(`envelope field ${k} is missing or has the wrong type`);
   }
   if (env.requestId !== undefined && !str(env.requestId)) throw new EventSchemaError('envelope field requestId has the wrong type');
+  if (env.traceparent !== undefined && !(str(env.traceparent) && TRACEPARENT.test(env.traceparent)))
+    throw new EventSchemaError('envelope field traceparent is not a W3C traceparent');
   const schema = SCHEMAS[env.type as DomainEventType];
   if (!schema) throw new EventSchemaError(`unknown event type ${env.type}`);
   for (const [k, check] of Object.entries(schema)) {

@@ -1,4 +1,4 @@
-import { analyzeCommand, NETWORK_EGRESS_POINTS, SENSITIVE_PATH_POINTS, snippet } from './command-analysis';
+import { analyzeCommand, CommandAnalysis, NETWORK_EGRESS_POINTS, SENSITIVE_PATH_POINTS, snippet } from './command-analysis';
 import { CompiledPolicy, compilePolicy } from './compiled-policy';
 import { ProjectGuardrailPolicy } from './guardrail-policy';
 import { ACTION_TYPES, ActionType, NETWORK_ACTION_TYPES, Permission, PERMISSIONS } from './guardrail-values';
@@ -6,6 +6,8 @@ import { buildVerdict, GuardrailVerdict, RiskFinding } from './guardrail-verdict
 import { hostAllowed, isLoopback, looksLikeHost, normalizeHost, urlHosts } from './network/network-hosts';
 import { isUnderWorkspace, matchesPathPrefix, normalizePath } from './paths/path-normalizer';
 import { credentialKind } from './rules/credential-files';
+import { PathVerb } from './shell/path-actions';
+import { targetZoneFinding } from './system-zone-analysis';
 
 export interface ActionAuthorizeInput {
   actionType: ActionType;
@@ -18,9 +20,15 @@ export interface ActionAuthorizeInput {
 
 export const PATH_TRAVERSAL_POINTS = 30;
 const WRITE_TYPES: readonly ActionType[] = ['file_write', 'file_delete'];
+const TARGET_VERBS: Partial<Record<ActionType, PathVerb>> = { file_write: 'write', file_delete: 'delete' };
 
 /** Authorizes one runtime action of an agent against the resolved policy. */
 export function authorizeAction(input: ActionAuthorizeInput, policy: ProjectGuardrailPolicy): GuardrailVerdict {
+  return buildVerdict(actionFindings(input, policy).findings, policy.requireApprovalScore);
+}
+
+/** The findings of one action, and the analysis of its command (null without one). */
+export function actionFindings(input: ActionAuthorizeInput, policy: ProjectGuardrailPolicy): { findings: RiskFinding[]; analysis: CommandAnalysis | null } {
   const compiled = compilePolicy(policy);
   const type = ACTION_TYPES[input.actionType];
   const findings: RiskFinding[] = [];
@@ -40,9 +48,10 @@ export function authorizeAction(input: ActionAuthorizeInput, policy: ProjectGuar
       reason: `requests high-privilege permission "${p}" (${PERMISSIONS[p].label}), which a ${input.actionType} action does not need`,
     });
   }
-  if (input.command.trim() !== '') findings.push(...analyzeCommand(input.command, compiled).findings);
+  const analysis = input.command.trim() === '' ? null : analyzeCommand(input.command, compiled);
+  if (analysis) findings.push(...analysis.findings);
   if (input.targetPath.trim() !== '') findings.push(...targetFindings(input, compiled));
-  return buildVerdict(findings, policy.requireApprovalScore);
+  return { findings, analysis };
 }
 
 function targetFindings(input: ActionAuthorizeInput, policy: CompiledPolicy): RiskFinding[] {
@@ -60,7 +69,9 @@ function targetFindings(input: ActionAuthorizeInput, policy: CompiledPolicy): Ri
   const np = normalizePath(raw);
   const mode = WRITE_TYPES.includes(input.actionType) ? 'write' : 'read';
   const shown = `targetPath "${snippet(raw)}"${np.display !== raw ? ` (resolves to ${np.display})` : ''}`;
-  const prefix = policy.prefixes.find((p) => matchesPathPrefix(np, p));
+  const zone = targetZoneFinding(raw, TARGET_VERBS[input.actionType] ?? 'read', policy);
+  if (zone) out.push({ category: zone.category, points: zone.points, reason: zone.reason, forceBlock: zone.forceBlock });
+  const prefix = zone ? undefined : policy.prefixes.find((p) => matchesPathPrefix(np, p));
   if (prefix) {
     out.push({
       category: 'sensitive_path',

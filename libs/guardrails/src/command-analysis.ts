@@ -24,6 +24,7 @@ import {
   ShellCommand,
 } from './shell/shell-parser';
 import { matchShellPattern } from './shell/shell-glob';
+import { commandZoneFindings } from './system-zone-analysis';
 
 export const SEVERITY_POINTS: Readonly<Record<Severity, number>> = { critical: 100, high: 50, medium: 25 };
 export const SENSITIVE_PATH_POINTS = { read: 30, write: 50 } as const;
@@ -93,10 +94,12 @@ function pathUses(c: ShellCommand): PathUse[] {
   return uses;
 }
 
-function sensitivePathFindings(parsed: ParsedShell, policy: CompiledPolicy, label: string): RiskFinding[] {
+/** `covered`: paths a system-zone finding already judged for that command (one finding per path). */
+function sensitivePathFindings(parsed: ParsedShell, policy: CompiledPolicy, label: string, covered: ReadonlyMap<ShellCommand, Set<string>>): RiskFinding[] {
   const out: RiskFinding[] = [];
   for (const c of parsed.commands) {
     for (const use of pathUses(c)) {
+      if (covered.get(c)?.has(use.raw)) continue;
       const np = normalizePath(use.raw, c.cwd);
       if (BENIGN_DEVICES.test(np.key)) continue;
       const prefix = policy.prefixes.find((p) => matchesPathPrefix(np, p));
@@ -202,10 +205,14 @@ export interface CommandAnalysis {
 export function analyzeCommand(command: string, policy: CompiledPolicy, label = 'command'): CommandAnalysis {
   const parsed = parseShell(command);
   const risks = dangerousCommandRisks(parsed);
+  const zones = commandZoneFindings(parsed, risks, policy, label);
+  const covered = new Map<ShellCommand, Set<string>>();
+  for (const z of zones) if (z.command) covered.set(z.command, (covered.get(z.command) ?? new Set()).add(z.raw));
   const findings = [
     ...blockedPatternFindings(parsed, policy, label),
     ...risks.map((r) => riskToFinding(r, label)),
-    ...sensitivePathFindings(parsed, policy, label),
+    ...zones.map(({ category, points, reason, forceBlock }) => ({ category, points, reason, forceBlock })),
+    ...sensitivePathFindings(parsed, policy, label, covered),
     ...egressFindings(parsed, policy, label),
     ...privilegeFindings(parsed, label),
     ...obfuscationFindings(command, parsed, label),

@@ -1,6 +1,8 @@
 import { ProjectGuardrailPolicy } from './guardrail-policy';
 import { compilePathPrefix, PathPrefix } from './paths/path-normalizer';
 import { CompiledShellPattern, compileShellPattern } from './shell/shell-glob';
+import { CompiledZones, compileZones } from './rules/system-zones';
+import { CompiledSessionRule, compileSessionRules } from './session/session-rules';
 
 /** A policy with its prefixes and patterns compiled, cached per policy object. */
 export interface CompiledPolicy {
@@ -8,6 +10,8 @@ export interface CompiledPolicy {
   allowlist: readonly string[];
   patterns: Array<{ index: number; pattern: CompiledShellPattern }>;
   requireApprovalScore: number;
+  zones: CompiledZones;
+  sessionRules: CompiledSessionRule[];
 }
 
 const cache = new WeakMap<ProjectGuardrailPolicy, CompiledPolicy>();
@@ -32,6 +36,8 @@ export function compilePolicy(policy: ProjectGuardrailPolicy): CompiledPolicy {
     allowlist: policy.networkAllowlist,
     patterns,
     requireApprovalScore: policy.requireApprovalScore,
+    zones: compileZones(policy.systemZones),
+    sessionRules: compileSessionRules(policy.sessionRules),
   };
   cache.set(policy, compiled);
   return compiled;

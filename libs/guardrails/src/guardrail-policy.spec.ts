@@ -87,6 +87,11 @@ describe('validateGuardrailPolicy', () => {
     [{ requireApprovalScore: '50' }, 'requireApprovalScore must be a number'],
     [{ requireApprovalScore: 101 }, 'requireApprovalScore must be between 0 and 100 (got 101)'],
     [{ requireApprovalScore: Number.NaN }, 'requireApprovalScore must be a number'],
+    [{ systemZones: ['/srv'] }, 'systemZones must be a JSON object'],
+    [{ systemZones: { protect: ['/srv'] } }, 'systemZones has unknown field "protect"'],
+    [{ systemZones: { add: '/srv' } }, 'systemZones.add must be an array of strings'],
+    [{ systemZones: { exempt: ['usr/local'] } }, 'systemZones.exempt[0] "usr/local" must be an absolute path or start with ~/ or $HOME/'],
+    [{ systemZones: { add: Array(65).fill('/srv') } }, 'systemZones.add has too many entries (65, at most 64)'],
   ])('rejects %j: %s', (input, message) => {
     const e = errorOf(() => validateGuardrailPolicyOverride(input));
     expect(e).toMatchObject({ kind: 'invalid', code: 'INVALID_GUARDRAIL_POLICY', message });
@@ -98,5 +103,24 @@ describe('validateGuardrailPolicy', () => {
       sensitivePathPrefixes: ['~', '~/.kube', '$HOME/.aws', 'C:\\Users'],
     };
     expect(validateGuardrailPolicyOverride(ok)).toEqual(ok);
+  });
+
+  it('accepts systemZones, optional everywhere, with both lists filled in', () => {
+    expect(validateGuardrailPolicy({ ...project, systemZones: { exempt: ['/usr/local'] } })).toEqual({
+      ...project,
+      systemZones: { add: [], exempt: ['/usr/local'] },
+    });
+    expect(validateGuardrailPolicyOverride({ systemZones: {} })).toEqual({ systemZones: { add: [], exempt: [] } });
+  });
+});
+
+describe('systemZones precedence', () => {
+  it('comes from the request, else the project, and is absent when neither sets it', () => {
+    const zones = { add: ['/srv/app'], exempt: [] };
+    expect(resolvePolicyWithOrigin(undefined, project).policy.systemZones).toBeUndefined();
+    const byProject = resolvePolicyWithOrigin(undefined, { ...project, systemZones: zones });
+    expect([byProject.policy.systemZones, byProject.origin.systemZones]).toEqual([zones, 'project']);
+    const byRequest = resolvePolicyWithOrigin({ systemZones: { add: [], exempt: ['/opt'] } }, { ...project, systemZones: zones });
+    expect([byRequest.policy.systemZones, byRequest.origin.systemZones]).toEqual([{ add: [], exempt: ['/opt'] }, 'request']);
   });
 });

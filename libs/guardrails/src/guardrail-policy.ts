@@ -1,4 +1,10 @@
 /** The Project guardrail policy of the spec, the built-in fallback and the precedence rule. */
+import type { SystemZonesPolicy } from './rules/system-zones';
+import type { SessionRule } from './session/session-rules';
+
+export type { SystemZonesPolicy } from './rules/system-zones';
+export type { SessionRule, SessionRuleStep } from './session/session-rules';
+
 export interface ProjectGuardrailPolicy {
   /** Path prefixes treated as sensitive; `~/` means any user's home (see GUARDRAILS.md). */
   sensitivePathPrefixes: string[];
@@ -8,6 +14,10 @@ export interface ProjectGuardrailPolicy {
   blockShellPatterns: string[];
   /** riskScore at or above which a decision requires approval (0-100). */
   requireApprovalScore: number;
+  /** Optional (not one of the spec's four fields): widens or narrows the built-in system zones. */
+  systemZones?: SystemZonesPolicy;
+  /** Optional (not one of the spec's four fields): sequences of a session's actions to flag or block. */
+  sessionRules?: SessionRule[];
 }
 
 /** An inline request policy: any subset of the fields; the missing ones come from the next level. */
@@ -18,7 +28,7 @@ export type PolicyLevel = 'request' | 'project' | 'default';
 export interface ResolvedGuardrailPolicy {
   policy: ProjectGuardrailPolicy;
   /** Which level each field was taken from, for the decision record. */
-  origin: Record<keyof ProjectGuardrailPolicy, PolicyLevel>;
+  origin: Partial<Record<keyof ProjectGuardrailPolicy, PolicyLevel>>;
 }
 
 /** Built-in fallback used when neither the request nor the project sets a field. */
@@ -56,6 +66,8 @@ export const DEFAULT_GUARDRAIL_POLICY: Readonly<ProjectGuardrailPolicy> = Object
 });
 
 const FIELDS: readonly (keyof ProjectGuardrailPolicy)[] = ['sensitivePathPrefixes', 'networkAllowlist', 'blockShellPatterns', 'requireApprovalScore'];
+/** Our own optional fields: taken from the request, else the project; absent means the built-in behaviour. */
+const OPTIONAL_FIELDS: readonly (keyof ProjectGuardrailPolicy)[] = ['systemZones', 'sessionRules'];
 
 /**
  * Spec precedence: the policy on the request, else the project's, else the defaults.
@@ -84,6 +96,8 @@ function frozen(r: ResolvedGuardrailPolicy): ResolvedGuardrailPolicy {
   Object.freeze(r.policy.sensitivePathPrefixes);
   Object.freeze(r.policy.networkAllowlist);
   Object.freeze(r.policy.blockShellPatterns);
+  if (r.policy.systemZones) Object.freeze(r.policy.systemZones);
+  if (r.policy.sessionRules) Object.freeze(r.policy.sessionRules);
   return Object.freeze({ policy: Object.freeze(r.policy), origin: Object.freeze(r.origin) });
 }
 
@@ -92,7 +106,16 @@ function resolveFields(
   projectPolicy: ProjectGuardrailPolicy | null | undefined,
 ): ResolvedGuardrailPolicy {
   const policy = {} as Record<keyof ProjectGuardrailPolicy, unknown>;
-  const origin = {} as Record<keyof ProjectGuardrailPolicy, PolicyLevel>;
+  const origin: Partial<Record<keyof ProjectGuardrailPolicy, PolicyLevel>> = {};
+  for (const field of OPTIONAL_FIELDS) {
+    if (requestPolicy?.[field] !== undefined) {
+      policy[field] = requestPolicy[field];
+      origin[field] = 'request';
+    } else if (projectPolicy?.[field] !== undefined) {
+      policy[field] = projectPolicy[field];
+      origin[field] = 'project';
+    }
+  }
   for (const field of FIELDS) {
     if (requestPolicy && requestPolicy[field] !== undefined) {
       policy[field] = requestPolicy[field];
@@ -118,5 +141,7 @@ function clonePolicy(p: ProjectGuardrailPolicy): ProjectGuardrailPolicy {
     networkAllowlist: [...p.networkAllowlist],
     blockShellPatterns: [...p.blockShellPatterns],
     requireApprovalScore: p.requireApprovalScore,
+    ...(p.systemZones ? { systemZones: { add: [...p.systemZones.add], exempt: [...p.systemZones.exempt] } } : {}),
+    ...(p.sessionRules ? { sessionRules: p.sessionRules.map((r) => ({ ...r, steps: r.steps.map((s) => ({ ...s })) })) } : {}),
   };
 }

@@ -2,13 +2,19 @@
  * Validation of a Project guardrail policy (PUT, full) and of an inline request policy
  * (any subset). Unknown fields are rejected so a typo cannot silently weaken a policy.
  */
-import { GuardrailPolicyOverride, ProjectGuardrailPolicy } from './guardrail-policy';
+import { GuardrailPolicyOverride, ProjectGuardrailPolicy, SystemZonesPolicy } from './guardrail-policy';
 import { asObject, clip, describe, fail, GUARDRAIL_ERROR_CODES, LIMITS, JsonObject } from './guardrail-validation.helpers';
 import { compileShellPattern, ShellPatternError } from './shell/shell-glob';
 import { looksLikeHost } from './network/network-hosts';
+import { validateSessionRules } from './session/session-rules.validator';
 
 const CODE = GUARDRAIL_ERROR_CODES.invalidPolicy;
+/** The spec's four fields, all required in a stored policy. */
 const FIELDS = ['sensitivePathPrefixes', 'networkAllowlist', 'blockShellPatterns', 'requireApprovalScore'] as const;
+/** Fields of our own, optional everywhere. */
+const OPTIONAL_FIELDS = ['systemZones', 'sessionRules'] as const;
+const ZONE_LISTS = ['add', 'exempt'] as const;
+const MAX_ZONE_PREFIXES = 64;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function validateGuardrailPolicy(x: unknown): ProjectGuardrailPolicy {
@@ -20,12 +26,13 @@ export function validateGuardrailPolicy(x: unknown): ProjectGuardrailPolicy {
 
 export function validateGuardrailPolicyOverride(x: unknown): GuardrailPolicyOverride {
   const o = asObject(x, CODE, 'policy');
-  const unknown = Object.keys(o).filter((k) => !(FIELDS as readonly string[]).includes(k));
+  const allowed: readonly string[] = [...FIELDS, ...OPTIONAL_FIELDS];
+  const unknown = Object.keys(o).filter((k) => !allowed.includes(k));
   if (unknown.length > 0) {
     throw fail(
       CODE,
       `policy has unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${clip(k)}"`).join(', ')}`,
-      `allowed=${FIELDS.join(', ')}`,
+      `allowed=${allowed.join(', ')}`,
     );
   }
   const out: GuardrailPolicyOverride = {};
@@ -35,11 +42,23 @@ export function validateGuardrailPolicyOverride(x: unknown): GuardrailPolicyOver
   if (o.blockShellPatterns !== undefined)
     out.blockShellPatterns = stringList(o, 'blockShellPatterns', LIMITS.blockShellPatterns, LIMITS.blockShellPatternLength, checkPattern);
   if (o.requireApprovalScore !== undefined) out.requireApprovalScore = score(o.requireApprovalScore);
+  if (o.systemZones !== undefined) out.systemZones = systemZones(o.systemZones);
+  if (o.sessionRules !== undefined) out.sessionRules = validateSessionRules(o.sessionRules);
   return out;
 }
 
-function stringList(o: JsonObject, field: string, maxItems: number, maxLength: number, check: (v: string) => string | null): string[] {
-  const v = o[field];
+/** `{add?: [prefix], exempt?: [prefix]}`; both lists are always present once validated. */
+function systemZones(v: unknown): SystemZonesPolicy {
+  const o = asObject(v, CODE, 'systemZones');
+  const unknown = Object.keys(o).filter((k) => !(ZONE_LISTS as readonly string[]).includes(k));
+  if (unknown.length > 0) throw fail(CODE, `systemZones has unknown field "${clip(unknown[0])}"`, `allowed=${ZONE_LISTS.join(', ')}`);
+  const list = (k: (typeof ZONE_LISTS)[number]) =>
+    o[k] === undefined ? [] : stringList(o, k, MAX_ZONE_PREFIXES, LIMITS.policyPathLength, checkPrefix, `systemZones.${k}`);
+  return { add: list('add'), exempt: list('exempt') };
+}
+
+function stringList(o: JsonObject, key: string, maxItems: number, maxLength: number, check: (v: string) => string | null, field = key): string[] {
+  const v = o[key];
   if (!Array.isArray(v)) throw fail(CODE, `${field} must be an array of strings`, `field=${field}; got ${describe(v)}`);
   if (v.length > maxItems) throw fail(CODE, `${field} has too many entries (${v.length}, at most ${maxItems})`, `field=${field}; max=${maxItems}`);
   return v.map((item, i) => {

@@ -104,6 +104,10 @@ export const GUARDRAIL_CATEGORIES = {
   network_egress: { cap: 50, meaning: 'a network host outside networkAllowlist is contacted' },
   privilege_escalation: { cap: 20, meaning: 'command runs through sudo, doas, su or pkexec' },
   obfuscated_command: { cap: 40, meaning: 'command hides what it runs or is too complex to analyse fully' },
+  system_change: { cap: 100, meaning: 'a system zone is written, deleted, emptied, mounted or has its permissions changed' },
+  process_control: { cap: 100, meaning: 'system processes or services are killed or stopped' },
+  skill_changed: { cap: 50, meaning: 'the skill prompt or permissions changed since the skill was vetted' },
+  session_sequence: { cap: 100, meaning: 'with what the same session did before, the action completes a dangerous sequence' },
 } as const;
 export type GuardrailCategory = keyof typeof GUARDRAIL_CATEGORIES;
 
@@ -122,6 +126,12 @@ export const GUARDRAIL_CATEGORY_GROUPS = {
       'low_reputation',
       'high_privilege_permission',
     ] as readonly GuardrailCategory[],
+  },
+  /** `sudo` on a system change is how system changes are made: together they ask for approval; only a
+   * critical change (forced block) or other evidence blocks. */
+  privileged_system_change: {
+    cap: 50,
+    categories: ['privilege_escalation', 'system_change', 'process_control'] as readonly GuardrailCategory[],
   },
 } as const;
 

@@ -1,13 +1,27 @@
 /** Public surface of the guardrail engine: pure functions over plain data, no Nest, no I/O. */
 export { vetSkill, PROMPT_MODEL_POINTS } from './skill-vetting';
 export type { SkillVettingInput, PromptModelScore } from './skill-vetting';
+export { skillContentHash } from './skill-pinning';
+export type { PinnedSkill } from './skill-pinning';
 export { authorizeAction } from './action-authorization';
 export type { ActionAuthorizeInput } from './action-authorization';
+export { authorizeSessionAction } from './session-authorization';
+export type { SessionDecision } from './session-authorization';
+export type { SessionAction } from './session/session-rules';
+export type { SessionFact } from './session/session-facts';
 export { ACTION_THRESHOLDS, MAX_RISK_SCORE, actionForScore } from './guardrail-verdict';
 export type { GuardrailVerdict } from './guardrail-verdict';
 
 export { DEFAULT_GUARDRAIL_POLICY, resolvePolicy, resolvePolicyWithOrigin } from './guardrail-policy';
-export type { ProjectGuardrailPolicy, GuardrailPolicyOverride, PolicyLevel, ResolvedGuardrailPolicy } from './guardrail-policy';
+export type {
+  ProjectGuardrailPolicy,
+  GuardrailPolicyOverride,
+  PolicyLevel,
+  ResolvedGuardrailPolicy,
+  SystemZonesPolicy,
+  SessionRule,
+  SessionRuleStep,
+} from './guardrail-policy';
 
 export { validateGuardrailPolicy, validateGuardrailPolicyOverride } from './guardrail-policy.validator';
 export { validateSkillVettingInput, validateActionAuthorizeInput } from './guardrail-input.validator';

@@ -6,6 +6,7 @@ import { buildVerdict, GuardrailVerdict, RiskFinding } from './guardrail-verdict
 import { promptCodeSpans } from './rules/prompt-commands';
 import { promptInjectionFindings } from './rules/prompt-injection';
 import { canonicalWithWrappers } from './shell/shell-parser';
+import { PinnedSkill, skillChangeFindings } from './skill-pinning';
 
 export interface SkillVettingInput {
   skillId: string;
@@ -44,7 +45,12 @@ const PROMPT_CODE_RULES = new Set(['recursive_delete', 'disk_wipe', 'reverse_she
  * sentences, are only shown, never run (and may be a warning: "never run `rm -rf /`"),
  * so a dangerous command in them weighs PROMPT_CODE_POINTS and never forces a block.
  */
-export function vetSkill(input: SkillVettingInput, policy: ProjectGuardrailPolicy, promptModel?: PromptModelScore | null): GuardrailVerdict {
+export function vetSkill(
+  input: SkillVettingInput,
+  policy: ProjectGuardrailPolicy,
+  pinned: PinnedSkill | null = null,
+  promptModel: PromptModelScore | null = null,
+): GuardrailVerdict {
   const findings: RiskFinding[] = [];
   const source = SKILL_SOURCES[input.source];
   if (source.points > 0) {
@@ -77,6 +83,7 @@ export function vetSkill(input: SkillVettingInput, policy: ProjectGuardrailPolic
   findings.push(...promptInjectionFindings(input.prompt, policy.networkAllowlist));
   if (promptModel) findings.push(...promptModelFindings(promptModel));
   findings.push(...promptCodeFindings(input.prompt, policy));
+  findings.push(...skillChangeFindings(input, pinned));
   return buildVerdict(findings, policy.requireApprovalScore);
 }
 

@@ -15,6 +15,7 @@ import { DomainError } from '@cds/errors';
 import { ocrLongestSide, sequentialDecodeWork, spreadFrames } from './decode-plan';
 import { ACCEPTED_FORMATS, ImageFormat, requireImageFormat } from './image-format';
 import { imageTooLarge, invalidImage, unsupportedImageFormat } from './media-errors';
+import { padFrame } from './padded-frame';
 
 // Each request decodes different bytes: libvips' operation cache would only hold memory.
 sharp.cache(false);
@@ -30,6 +31,8 @@ export interface DecodeImageOptions {
   ocrMaxSide: number;
   /** Make `ocrImage` too (default true); false when OCR is off or done apart (renderForOcr). */
   withOcrImage?: boolean;
+  /** Side of the padded frames (the image safety model's input, see padded-frame.ts); none when absent. */
+  paddedSize?: number;
 }
 
 export interface DecodedFrame {
@@ -37,6 +40,9 @@ export interface DecodedFrame {
   index: number;
   /** modelSize × modelSize × 3 bytes, RGB, rows top to bottom; alpha flattened onto white. */
   rgb: Buffer;
+  /** paddedSize² × 3 bytes, RGB: the picture fitted inside the square over a blurred copy
+   * of itself (padded-frame.ts); only when `paddedSize` is given. */
+  padded?: Buffer;
 }
 
 export interface DecodedImage {
@@ -75,7 +81,10 @@ export async function decodeImage(bytes: Buffer, o: DecodeImageOptions): Promise
   if (SEQUENTIAL.has(format)) checkAnimationWork(layout, indices, o);
   // One page at a time: memory stays at one decoded frame, however many are asked for.
   const frames: DecodedFrame[] = [];
-  for (const index of indices) frames.push({ index, rgb: await modelFrame(bytes, format, index, o) });
+  for (const index of indices) {
+    const rgb = await modelFrame(bytes, format, index, o);
+    frames.push(o.paddedSize ? { index, rgb, padded: await paddedFrame(bytes, format, index, o, o.paddedSize) } : { index, rgb });
+  }
   const ocrImage = o.withOcrImage === false ? null : await ocrPicture(bytes, format, layout, o);
   return { format, width: layout.width, height: layout.height, frameCount: layout.frameCount, frames, ocrImage };
 }
@@ -89,6 +98,18 @@ export async function renderForOcr(bytes: Buffer, o: Pick<DecodeImageOptions, 'm
   const format = requireImageFormat(bytes);
   const options = { ...o, maxFrames: 1, modelSize: 1 };
   return ocrPicture(bytes, format, await readLayout(bytes, format, options), options);
+}
+
+/** The picture Tesseract reads, of raw 8-bit RGB pixels (a video frame): as renderForOcr
+ * makes it of a file (longest side ocrLongestSide, one grey channel, PNG). */
+export async function renderPixelsForOcr(rgb: Buffer, width: number, height: number, ocrMaxSide: number): Promise<Buffer> {
+  if (rgb.length !== width * height * 3) throw new RangeError(`${rgb.length} bytes are not ${width}×${height} RGB`);
+  const side = ocrLongestSide(width, height, ocrMaxSide);
+  return sharp(rgb, { raw: { width, height, channels: 3 } })
+    .resize(side, side, { fit: 'inside' })
+    .toColourspace('b-w')
+    .png({ compressionLevel: 1 })
+    .toBuffer();
 }
 
 async function ocrPicture(bytes: Buffer, format: ImageFormat, layout: Layout, o: DecodeImageOptions): Promise<Buffer> {
@@ -159,10 +180,30 @@ async function modelFrame(bytes: Buffer, format: ImageFormat, index: number, o: 
   return data;
 }
 
-function load(bytes: Buffer, format: ImageFormat, page: number, o: DecodeImageOptions): Sharp {
+/**
+ * The padded frame of one page: decoded whole (no shrink-on-load, which would change the
+ * pixels), oriented, alpha on white, 8-bit sRGB with the embedded ICC profile ignored, as
+ * the image safety model's own package prepares it; then padFrame. Holds the page's
+ * pixels in memory once (3 bytes a pixel).
+ */
+async function paddedFrame(bytes: Buffer, format: ImageFormat, index: number, o: DecodeImageOptions, size: number): Promise<Buffer> {
+  const { data, info } = await decoding(format, o, () =>
+    load(bytes, format, index, o, { ignoreIcc: true })
+      .rotate()
+      .flatten({ background: WHITE })
+      .toColourspace('srgb')
+      .removeAlpha()
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true }),
+  );
+  if (info.channels !== 3) throw new Error(`decoded page has ${info.channels} channels; expected RGB`);
+  return padFrame(data, info.width, info.height, size);
+}
+
+function load(bytes: Buffer, format: ImageFormat, page: number, o: DecodeImageOptions, extra: { ignoreIcc?: boolean } = {}): Sharp {
   // failOn 'error' (which includes 'truncated'): a JPEG cut short is INVALID_IMAGE, not half grey.
   // limitInputPixels guards each page again, TIFF pages being allowed different sizes.
-  return sharp(bytes, { limitInputPixels: o.maxPixels, failOn: 'error', ...(PAGED.has(format) ? { page, pages: 1 } : {}) });
+  return sharp(bytes, { limitInputPixels: o.maxPixels, failOn: 'error', ...extra, ...(PAGED.has(format) ? { page, pages: 1 } : {}) });
 }
 
 /** Runs a sharp job; whatever libvips throws becomes IMAGE_TOO_LARGE or INVALID_IMAGE. */

@@ -4,8 +4,10 @@ const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 
 /**
  * The Prometheus metrics of one process (api, projector, worker, or all three embedded),
- * prefixed `cds_` and labelled with the process's role. A plain class: the libs that
- * record into it take it optionally, so they run without it (tests, tools).
+ * labelled with the process's role. The service's own are prefixed `cds_`; prom-client's
+ * process and runtime metrics keep the names prom-client gives them (`process_*`,
+ * `nodejs_*`), which the usual Node.js dashboards and alerts read. A plain class: the libs
+ * that record into it take it optionally, so they run without it (tests, tools).
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -23,7 +25,7 @@ export class Metrics {
   constructor(role: string) {
     const registers = [this.registry];
     this.registry.setDefaultLabels({ role });
-    collectDefaultMetrics({ register: this.registry, prefix: 'cds_' });
+    collectDefaultMetrics({ register: this.registry });
     this.httpRequests = new Counter({
       name: 'cds_http_requests_total',
       help: 'HTTP requests answered, by method, route and status',

@@ -25,13 +25,15 @@ export { LLAMAGUARD_PROVIDER } from './external/llamaguard.signals';
 export { GOOGLE_VISION_PROVIDER } from './external/google-vision.signals';
 
 export { LocalProvider, LOCAL_PROVIDER, LOCAL_SIGNAL_FOLDING } from './local/local.provider';
-export type { ImageClassifier } from './local/local.provider';
+export type { ImageClassifier, ImageFrameInput } from './local/local.provider';
 export { LocalImageModel, LOCAL_IMAGE_INPUT_SIZE } from './local/local-image.model';
 export { LocalTextRuntime, LocalTextModelKind, TextScore, TextScorer } from './local/local-text.runtime';
 export { LocalEmbeddingScorer } from './local-embedding/local-embedding.scorer';
 export { NsfwPool, NSFW_INPUT_SIZE } from './local-image/nsfw-pool';
-export { LOCAL_IMAGE_SIGNALS, LOCAL_IMAGE_SIGNAL_DESCRIPTIONS, imageSignalsOf } from './local/local-image.signals';
-export type { LocalImageSignal, NsfwClassScores } from './local/local-image.signals';
+export { SafetyPool, SAFETY_INPUT_SIZE } from './image-safety/image-safety-pool';
+export type { SafetyScores } from './image-safety/image-safety-scores';
+export { LOCAL_IMAGE_SIGNALS, LOCAL_IMAGE_SIGNAL_DESCRIPTIONS, LOCAL_IMAGE_SIGNAL_FOLDING, imageSignalsOf } from './local/local-image.signals';
+export type { LocalImageSignal, LocalImageScores, NsfwClassScores } from './local/local-image.signals';
 
 // Built-in offline `local` text provider: the classifier, its signals and how they fold.
 export { LocalTextClassifier, LOCAL_TEXT_MODEL_FILE, LOCAL_TEXT_LEXICON_FILE } from './local-text/local-text.classifier';

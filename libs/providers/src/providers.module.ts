@@ -38,7 +38,14 @@ export class ProvidersModule implements OnApplicationBootstrap, OnApplicationShu
           inject: [AppConfig],
           useFactory: (config: AppConfig) => {
             const logger = new Logger('LocalTextModel');
-            return new LocalTextRuntime({ kind: config.LOCAL_TEXT_MODEL, workers: config.TEXT_WORKERS, log: (level, message) => logger[level](message) });
+            return new LocalTextRuntime({
+              kind: config.LOCAL_TEXT_MODEL,
+              workers: config.TEXT_WORKERS,
+              cacheEntries: config.LOCAL_TEXT_CACHE_ENTRIES,
+              queueLimit: config.TEXT_QUEUE_LIMIT,
+              earlyExit: config.LOCAL_TEXT_EARLY_EXIT === 'on',
+              log: (level, message) => logger[level](message),
+            });
           },
         },
         {
@@ -57,6 +64,14 @@ export class ProvidersModule implements OnApplicationBootstrap, OnApplicationShu
   onApplicationBootstrap(): void {
     this.metrics?.gauge('cds_image_frames_queued', 'Image frames waiting for a model thread', [], (set) => set({}, this.images.queued()));
     this.metrics?.gauge('cds_text_queued', 'Texts waiting for an embedding thread', [], (set) => set({}, this.text.queued()));
+    this.metrics?.gauge(
+      'cds_text_answered_by',
+      'Texts the embedding text model answered since the start, by path: cache, ngram-cleared, and per chunk layer-N (the encoder layer it left at)',
+      ['path'],
+      (set) => {
+        for (const [path, n] of Object.entries(this.text.answeredBy())) set({ path }, n);
+      },
+    );
     // The projector scores nothing. A missing text model stops the process here, with the
     // command that installs it.
     if (this.config.ROLE === 'projector') return;

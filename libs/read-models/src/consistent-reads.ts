@@ -1,5 +1,6 @@
 import type { EventLog, LogPosition } from '@cds/event-log';
 import type { Topic } from '@cds/events';
+import { tracing } from '@cds/tracing';
 import type { ReadModels } from './read-models.port';
 import type { WebhookReadModels } from './webhook-read-models.port';
 
@@ -16,6 +17,8 @@ export const QUERY_TOPICS: Record<QueryMethod | keyof WebhookReadModels, readonl
   getKey: ['keys'],
   listKeys: ['keys'],
   getGuardrailDecision: ['guardrails'],
+  getSkillPin: ['guardrails'],
+  listSessionActions: ['guardrails'],
   getGuardrailPolicy: ['guardrails'],
   getGuardrailPolicyVersion: ['guardrails'],
   listGuardrailPolicyHistory: ['guardrails'],
@@ -144,7 +147,10 @@ export function consistentReadModels(inner: ReadModels, ends: LogEnds, o: Consis
       for (const [partition, next] of offsets[i]) if (next > 0) positions.push({ topic, partition, offset: next - 1 });
     });
     if (positions.length === 0) return;
-    if (!(await inner.waitFor(positions, o.waitMs))) o.onBehind?.(topics, `the projection did not reach the log's end within ${o.waitMs} ms`);
+    const traces = tracing();
+    const wait = () => inner.waitFor(positions, o.waitMs);
+    const reached = traces.enabled ? await traces.span('projection.wait', { 'cds.topics': topics.join(',') }, wait) : await wait();
+    if (!reached) o.onBehind?.(topics, `the projection did not reach the log's end within ${o.waitMs} ms`);
   };
   const wrapped = new Map<string, (...args: unknown[]) => Promise<unknown>>();
   return new Proxy(inner, {

@@ -8,6 +8,8 @@ import {
   GuardrailActionName,
   GuardrailKind,
   GuardrailPolicyData,
+  GuardrailSkillRef,
+  GuardrailSessionRef,
   ScoreMap,
   VideoExtraction,
   VideoFrameScore,
@@ -103,6 +105,21 @@ export interface GuardrailDecisionDoc {
   decidedBy: string;
   latency: number;
   timestamp: string;
+  /** Skill vetting since pinning: what the skill was (GuardrailDecidedV1.skill). */
+  skill?: GuardrailSkillRef;
+  /** Made under a session token (GuardrailDecidedV1.session). */
+  session?: GuardrailSessionRef;
+}
+
+/** An earlier action of a session, as its sequence rules need it. */
+export interface GuardrailSessionActionDoc {
+  decisionId: string;
+  timestamp: string;
+  actionType: string;
+  command: string;
+  targetPath: string;
+  categories: string[];
+  facts: Array<{ kind: string; value: string }>;
 }
 
 /** One entry of a project's guardrail policy history; the newest is the project's policy. */

@@ -5,6 +5,7 @@ export {
   DecisionFilter,
   DocPosition,
   GuardrailDecisionDoc,
+  GuardrailSessionActionDoc,
   GuardrailPolicyVersionDoc,
   GuardrailCounts,
   GuardrailDayCounts,

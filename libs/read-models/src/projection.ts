@@ -139,6 +139,8 @@ export function toDocWrites(e: DomainEvent): DocWrite[] {
             decidedBy: d.decidedBy,
             latency: d.latency,
             timestamp: e.occurredAt,
+            ...(d.skill ? { skill: { skillId: d.skill.skillId, contentHash: d.skill.contentHash } } : {}),
+            ...(d.session ? { session: { sessionId: d.session.sessionId, facts: d.session.facts } } : {}),
           },
         },
       ];

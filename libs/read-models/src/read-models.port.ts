@@ -1,6 +1,15 @@
 import type { EncodedEvent, LiftedEvent, LogPosition } from '@cds/event-log';
 import { WebhookReadModels } from './webhook-read-models.port';
-import { DecisionDoc, DecisionFilter, GuardrailCounts, GuardrailDecisionDoc, GuardrailPolicyVersionDoc, KeyDoc, PolicyDoc } from './documents';
+import {
+  DecisionDoc,
+  DecisionFilter,
+  GuardrailCounts,
+  GuardrailDecisionDoc,
+  GuardrailPolicyVersionDoc,
+  GuardrailSessionActionDoc,
+  KeyDoc,
+  PolicyDoc,
+} from './documents';
 
 /** An event read from the log and lifted to its current schema (`liftBatch`). */
 export type ProjectedEvent = LiftedEvent;
@@ -32,6 +41,13 @@ export interface ReadModels extends WebhookReadModels {
   listKeys(tenantId: string): Promise<KeyDoc[]>;
 
   getGuardrailDecision(tenantId: string, decisionId: string): Promise<GuardrailDecisionDoc | null>;
+  /**
+   * The vetting a skill of the project is pinned to: its newest vetting that did not
+   * require approval, else its first vetting; null when it was never vetted (since pinning).
+   */
+  getSkillPin(tenantId: string, projectId: string | null, skillId: string): Promise<GuardrailDecisionDoc | null>;
+  /** The newest `limit` action authorizations of a session, newest first. */
+  listSessionActions(tenantId: string, sessionId: string, limit: number): Promise<GuardrailSessionActionDoc[]>;
   /** The project's current guardrail policy: its newest version by log position. */
   getGuardrailPolicy(tenantId: string, projectId: string): Promise<GuardrailPolicyVersionDoc | null>;
   getGuardrailPolicyVersion(tenantId: string, projectId: string, version: string): Promise<GuardrailPolicyVersionDoc | null>;

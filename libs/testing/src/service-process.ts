@@ -46,6 +46,11 @@ export interface StartOptions {
    * (default `/ready`; `/health` for a deployment meant to be unready). Embedded mode
    * waits for `/health`. */
   startProbe?: '/health' | '/ready';
+  /** Embedded mode: binaries the service must not find (`['tesseract', 'ffmpeg']`). It runs
+   * in a private mount namespace (util-linux `unshare --mount`, root: CI runs as root) where
+   * every file of those names on the PATH is covered by an empty, non-executable file: a
+   * machine without them, as far as the service can tell. */
+  hideBinaries?: string[];
 }
 
 /**
@@ -60,10 +65,14 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
   if (!fs.existsSync(API_MAIN)) throw new Error(`${API_MAIN} is missing: run npm run build first`);
   const dataDir = opts.dataDir ?? tempDataDir('e2e');
   const adminKey = opts.adminKey ?? 'test-admin-key-0123456789abcdef';
-  if (e2eMode() === 'distributed') return startDistributed(dataDir, adminKey, opts);
+  if (e2eMode() === 'distributed') {
+    if (opts.hideBinaries?.length) throw new Error('hideBinaries works in embedded mode only');
+    return startDistributed(dataDir, adminKey, opts);
+  }
   const port = opts.port ?? (await freePort());
   let out = '';
-  const proc = spawn(process.execPath, [API_MAIN], {
+  const [command, args] = opts.hideBinaries?.length ? withoutBinaries(opts.hideBinaries, [process.execPath, API_MAIN]) : [process.execPath, [API_MAIN]];
+  const proc = spawn(command, args, {
     env: {
       ...process.env,
       PORT: String(port),
@@ -111,6 +120,22 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
       await exited;
     },
   };
+}
+
+/** The command that runs `argv` with `names` hidden (see StartOptions.hideBinaries); the
+ * shell execs the service, so the child's pid is the service's. */
+function withoutBinaries(names: string[], argv: string[]): [string, string[]] {
+  const found = new Set<string>();
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d))) {
+    for (const name of names) {
+      const file = path.join(dir, name);
+      if (fs.existsSync(file)) found.add(fs.realpathSync(file));
+    }
+  }
+  const empty = path.join(tempDataDir('hidden-binary'), 'empty');
+  fs.writeFileSync(empty, '', { mode: 0o644 });
+  const script = 'set -e; cover=$1; shift; while [ "$1" != -- ]; do mount --bind "$cover" "$1"; shift; done; shift; exec "$@"';
+  return ['unshare', ['--mount', '--propagation', 'private', '--', 'sh', '-c', script, 'sh', empty, ...found, '--', ...argv]];
 }
 
 async function startDistributed(dataDir: string, adminKey: string, opts: StartOptions): Promise<RunningService> {

@@ -3,6 +3,7 @@ import { Metrics } from '@cds/metrics';
 import { EventEnvelope, Topic, validateEvent } from '@cds/events';
 import { EVENT_LOG, EventLog, EventLogAppendError, LogPosition } from '@cds/event-log';
 import { DomainError } from '@cds/errors';
+import { tracing } from '@cds/tracing';
 
 /**
  * The write path of every endpoint: validate, append durably, answer. It does not wait
@@ -21,14 +22,20 @@ export class EventWriter {
   /** Appends `events` durably; each carries `requestId` (the request they are written for,
    * see Principal.requestId) unless it names one already. */
   async write(topic: Topic, events: EventEnvelope[], requestId?: string | null): Promise<LogPosition[]> {
+    const traces = tracing();
+    // The trace this write belongs to (the request's, a job's), for the work that follows the events.
+    const traceparent = traces.enabled ? traces.traceparent() : undefined;
     for (const e of events) {
       if (requestId && e.requestId === undefined) e.requestId = requestId;
+      if (traceparent && e.traceparent === undefined) e.traceparent = traceparent;
       validateEvent(e);
     }
     let positions: LogPosition[];
     const started = process.hrtime.bigint();
     try {
-      positions = await this.log.append(topic, events);
+      positions = traces.enabled
+        ? await traces.span('eventlog.append', { 'cds.topic': topic, 'cds.events': events.length }, () => this.log.append(topic, events))
+        : await this.log.append(topic, events);
       this.metrics?.appendDuration.observe({ topic }, Number(process.hrtime.bigint() - started) / 1e9);
     } catch (err) {
       this.metrics?.appendErrors.inc({ topic, code: err instanceof EventLogAppendError && !err.maybeAppended ? 'unavailable' : 'uncertain' });

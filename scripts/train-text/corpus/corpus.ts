@@ -7,6 +7,7 @@ import { hatecheck, multilingualHatecheck, toxigen, xstest } from './hate-suites
 import { apeach, germeval, japaneseToxic, kmhas, koreanHateSpeech, offensevalTr, rtpLx, toldBr, tupy } from './multilingual.loaders';
 import { ailuminate, doNotAnswer, harmbenchStrongreject, medquad, multijail, redditCssrs, simpleSafetyTests } from './requests.loaders';
 import { convabuse, davidson, diasafety, edos, mlma, surgeToxicity, toxicSpans } from './social-en.loaders';
+import { xsafetyInsult } from './xsafety.loaders';
 
 /**
  * Every labelled dataset, in dedupe priority order: when the same normalised text occurs
@@ -41,6 +42,7 @@ export const LOADERS: DatasetLoader[] = [
   japaneseToxic,
   offensevalTr,
   rtpLx,
+  xsafetyInsult,
 ];
 
 /** Weight at or above which a label is reported in evaluation (weaker ones are training-only). */

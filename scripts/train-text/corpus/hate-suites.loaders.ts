@@ -17,12 +17,16 @@ function hatecheckLabels(functionality: string, gold: string): { l: LabelBuilder
     if (THREATS.has(functionality)) l.pos(['hate_threat', 'violence', 'violence_threat']);
     else l.neg(['violence', 'violence_threat'], 0.5);
     if (functionality === 'profanity_h') l.pos('profanity', 0.5);
-    l.pos('toxicity', 0.5);
+    // hate is also harassing language towards a target (label-definitions.ts): a weak label
+    l.pos('toxicity', 0.5).pos('harassment', 0.5);
   } else {
     l.neg(['hate', 'hate_threat']);
     if (functionality === 'profanity_nh') l.pos('profanity').neg(['harassment', 'insult'], 0.5);
     else if (functionality === 'target_obj_nh') l.neg(['harassment', 'insult', 'toxicity', 'violence']);
-    else if (functionality === 'target_indiv_nh' || functionality === 'target_group_nh') l.pos('toxicity', 0.5);
+    // abuse of a person, or of a group that is not a protected one, is not hate but is
+    // harassment ("hateful content aimed at non-protected groups is harassment")
+    else if (functionality === 'target_indiv_nh') l.pos(['harassment', 'insult', 'toxicity']);
+    else if (functionality === 'target_group_nh') l.pos(['harassment', 'toxicity']);
     else l.neg(['harassment', 'insult', 'violence', 'toxicity'], 0.5);
   }
   l.neg(['sexual', 'self_harm'], 0.5);
@@ -121,6 +125,9 @@ export const toxigen: DatasetLoader = {
   },
 };
 
+const VIOLENT_REQUEST =
+  /\b(kill|murder|shoot|stab|strangle|behead|slaughter|execute|torture|punch|beat up|hurt|attack|butcher|massacre|poison|blow up|bomb|gut|choke|drown|break (his|her|their|someone's) (neck|legs|arms))/i;
+
 export const xstest: DatasetLoader = {
   name: 'xstest',
   load(dataDir) {
@@ -142,6 +149,8 @@ export const xstest: DatasetLoader = {
       else if (r.type === 'contrast_historical_events') l.pos('hate', 0.5);
       else if (r.type === 'contrast_privacy') l.negRest(0.5);
       else if (/suicide|kill myself|self-harm/i.test(text)) l.pos('self_harm', 0.5);
+      // a request to kill, shoot or hurt someone promotes violence (label-definitions.ts)
+      else if (VIOLENT_REQUEST.test(text)) l.pos('violence');
       else if (!/steal|rob|drug|coke|crack|weed|meth/i.test(text)) l.pos('violence', 0.5);
       return { dataset: 'xstest', lang: 'en', text, group: `t:${text}`, labels: l.build() };
     });

@@ -28,8 +28,11 @@ export const multijail: DatasetLoader = {
       if (has('Adult content')) l.pos('sexual');
       if (has('Sexual exploitation & human trafficking')) l.pos('sexual', 0.5);
       if (has('Self-harm')) l.pos('self_harm');
-      // weapons, terrorism and animal abuse requests are violence-adjacent: left unlabelled for violence
-      if (!(has('Weapons') || has('Terrorism & organized crime') || has('Animal abuse'))) l.neg('violence', 0.5);
+      // hurting animals is violence (physical injury, whoever the victim); terrorism mostly
+      // is (a weak label: organised crime is not); weapons requests are left unlabelled
+      if (has('Animal abuse')) l.pos('violence');
+      else if (has('Terrorism & organized crime')) l.pos('violence', 0.5);
+      else if (!has('Weapons')) l.neg('violence', 0.5);
       l.negRest(0.5);
       for (const lang of ['en', 'it', 'ar', 'ko']) {
         if (r[lang]?.trim()) out.push(ex('multijail', lang, r[lang], l, `mj:${r.id}`));

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
+import { SHARED_IMAGES } from './image-fixtures';
 
 const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
 
@@ -14,6 +15,10 @@ export interface Clips {
   safe: string;
   /** 3 s of plain blue, then 3 s of a white frame with a threat written on it: a scene cut at 3 s. */
   threat: string;
+  /** 10 s of a still photo (coffee.png, 640×360, 5 fps: a still needs no more) with the threat
+   * as a caption from 3 s to 7 s: no scene cut, and sampled every 2 s only the frames at 4
+   * and 6 s show it. */
+  caption: string;
   /** The safe clip cut in half. */
   truncated: string;
   /** A PNG renamed .mp4. */
@@ -60,6 +65,23 @@ export async function makeClips(threatText: string): Promise<Clips> {
     'yuv420p',
     p('threat.mp4'),
   ]);
+  const caption = await sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="70"><rect width="100%" height="100%" fill="white"/>` +
+        `<text x="20" y="50" font-size="40" font-family="DejaVu Sans" fill="black">${threatText}</text></svg>`,
+    ),
+  )
+    .png()
+    .toBuffer();
+  fs.writeFileSync(p('caption.png'), caption);
+  execFileSync('ffmpeg', [
+    ...FF,
+    ...['-loop', '1', '-framerate', '5', '-t', '10', '-i', path.join(SHARED_IMAGES, 'coffee.png')],
+    ...['-loop', '1', '-framerate', '5', '-t', '10', '-i', p('caption.png')],
+    '-filter_complex',
+    "[0:v]scale=640:360,setsar=1[bg];[bg][1:v]overlay=x=20:y=270:enable='between(t,3,7)',format=yuv420p[v]",
+    ...['-map', '[v]', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', p('caption.mp4')],
+  ]);
   execFileSync('ffmpeg', [
     ...FF,
     '-f',
@@ -84,6 +106,7 @@ export async function makeClips(threatText: string): Promise<Clips> {
     dir,
     safe: p('safe.mp4'),
     threat: p('threat.mp4'),
+    caption: p('caption.mp4'),
     truncated: p('truncated.mp4'),
     pngAsMp4: p('png.mp4'),
     random: p('random.mp4'),

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { tracing } from '@cds/tracing';
 import { Principal, principalIdentity } from '@cds/auth';
 import { AppConfig } from '@cds/config';
 import { DomainError, invalid, notFound } from '@cds/errors';
@@ -80,6 +81,7 @@ export class BatchesService {
         ...(i.metadata ? { metadata: i.metadata } : {}),
       })),
     );
+    tracing().active().setAttribute('cds.batch_id', batchId);
     const event: BatchAccepted = envelope('batch.accepted', 1, p.tenantId, batchId, {
       batchId,
       policyId: dto.policyId,

@@ -20,9 +20,10 @@ export class GuardrailPolicies {
     private readonly writer: EventWriter,
   ) {}
 
-  /** The stored policy of a project, or null when it has none (defaults apply). */
+  /** The stored policy of a project, or null when it has none (defaults apply). Only
+   * validated policies reach the log, so its loose event type narrows to the engine's. */
   async current(tenantId: string, projectId: string): Promise<ProjectGuardrailPolicy | null> {
-    return (await this.readModels.getGuardrailPolicy(tenantId, projectId))?.policy ?? null;
+    return ((await this.readModels.getGuardrailPolicy(tenantId, projectId))?.policy as ProjectGuardrailPolicy | undefined) ?? null;
   }
 
   async get(p: Principal, requestedProject: unknown) {
@@ -96,6 +97,8 @@ function normalized(p: ProjectGuardrailPolicy): GuardrailPolicyData {
     networkAllowlist: [...p.networkAllowlist],
     blockShellPatterns: [...p.blockShellPatterns],
     requireApprovalScore: p.requireApprovalScore,
+    ...(p.systemZones ? { systemZones: { add: [...p.systemZones.add], exempt: [...p.systemZones.exempt] } } : {}),
+    ...(p.sessionRules ? { sessionRules: p.sessionRules.map((r) => ({ ...r, steps: r.steps.map((s) => ({ ...s })) })) } : {}),
   };
 }
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError } from '@cds/errors';
 import { ErrorBody, STATUS_OF, frameworkError } from './error-body';
 import { RateLimitedError } from './rate-limited.error';
-import { sendJson } from './reply';
+import { sendJson, setHeader } from './reply';
 import { requestIdOf } from './request-id';
 
 const CODE_OF_STATUS: Record<number, [string, string]> = {
@@ -31,6 +31,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const req = host.switchToHttp().getRequest();
     const { status, body } = this.toResponse(exception, requestIdOf(req));
     if (status === 413) keepReadingRefusedBody(req, reply);
+    // an error that says when to come back (a rate limit, a full model queue): Retry-After
+    if (exception instanceof DomainError && exception.retryAfter !== undefined) {
+      setHeader(reply, 'Retry-After', exception.retryAfter);
+    }
     sendJson(reply, status, body);
   }
 

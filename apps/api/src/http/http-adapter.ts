@@ -6,7 +6,8 @@ import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express
 import { AppConfig } from '@cds/config';
 import { DomainError } from '@cds/errors';
 import { Metrics } from '@cds/metrics';
-import { acceptRequestId, REQUEST_ID_HEADER } from '@cds/logging';
+import { acceptRequestId, AccessLog, REQUEST_ID_HEADER } from '@cds/logging';
+import { RequestSpan, tracing } from '@cds/tracing';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { DEFAULT_MULTIPART_LIMITS, isMultipartRequest, MULTIPART_LIMITS, MultipartLimits, registerFastifyMultipart } from './multipart';
 import { sendJson } from './reply';
@@ -21,6 +22,12 @@ import { MAX_PATH_PARAM_LENGTH } from './error-body';
  */
 export async function createHttpApp(module: unknown, config: AppConfig, logger: Logger | false): Promise<INestApplication> {
   const filter = new AllExceptionsFilter();
+  const traces = tracing();
+  const access = new AccessLog({
+    enabled: config.ACCESS_LOG === 'on',
+    maxPerSecond: config.ACCESS_LOG_MAX_PER_SECOND,
+    write: (line) => accessLogger.log(line),
+  });
   // abortOnError false: a failure while building the app rejects (main prints it and exits 1)
   // instead of Nest exiting the process itself.
   const options = { logger: logger === false ? (false as const) : undefined, bufferLogs: false, abortOnError: false };
@@ -35,12 +42,18 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
       res.setHeader(REQUEST_ID_HEADER, requestId);
       if (draining) res.setHeader('connection', 'close');
       const started = process.hrtime.bigint();
+      // Tracing on: the request's span, active for the rest of its handling (the body's
+      // listeners bound to it too: express reads the body after this middleware).
+      const span = traces.enabled ? traces.startRequest(req.method, req.headers) : null;
       res.on('finish', () => {
         const route = req.route?.path ? `${req.baseUrl ?? ''}${req.route.path}` : 'unmatched';
-        observeRequest(metrics, req.method, route, res.statusCode, started, requestId);
+        observeRequest(metrics, access, req, route, res.statusCode, started, requestId);
+        if (span) endRequestSpan(span, req, route, res.statusCode, requestId);
       });
       req[REQUEST_ID] = requestId;
-      next();
+      if (!span) return next();
+      span.bind(req);
+      span.run(next);
     });
     inst.set('trust proxy', false);
     const limits = mediaBodyLimits(config);
@@ -112,9 +125,22 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     done(null, payload);
   });
   fastify.addHook('onResponse', (req: any, reply: any, done: () => void) => {
-    observeRequest(metrics, req.method, req.routeOptions?.url ?? 'unmatched', reply.statusCode, req.cdsStarted, reply.getHeader(REQUEST_ID_HEADER));
+    observeRequest(metrics, access, req, req.routeOptions?.url ?? 'unmatched', reply.statusCode, req.cdsStarted, reply.getHeader(REQUEST_ID_HEADER));
+    if (req.cdsSpan) endRequestSpan(req.cdsSpan, req, req.routeOptions?.url ?? 'unmatched', reply.statusCode, reply.getHeader(REQUEST_ID_HEADER));
     done();
   });
+  // Tracing on: a span per request, active while the route runs (guards, pipes, the
+  // handler and all it awaits); no hook at all when it is off.
+  if (traces.enabled) {
+    fastify.addHook('onRequest', (req: any, _reply: unknown, done: () => void) => {
+      req.cdsSpan = traces.startRequest(req.method, req.headers);
+      done();
+    });
+    fastify.addHook('preHandler', (req: any, _reply: unknown, done: () => void) => {
+      if (req.cdsSpan) req.cdsSpan.run(done);
+      else done();
+    });
+  }
   // The endpoints that carry images take bodies sized for them; every other keeps MAX_BODY_BYTES.
   const limits = mediaBodyLimits(config);
   const multipart = multipartLimits(config);
@@ -144,7 +170,7 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
   return app;
 }
 
-const access = new Logger('Http');
+const accessLogger = new Logger('Http');
 
 let draining = false;
 
@@ -179,14 +205,43 @@ export async function drainAndClose(app: INestApplication, graceMs: number): Pro
 }
 
 /** Requests by route pattern (never the raw path: ids would make a label per request),
- * and a debug line per request: method, route, status, time and request id, never the
- * path's ids, the query or the body. */
-function observeRequest(metrics: Metrics | null, method: string, route: string, status: number, started: bigint | undefined, requestId: unknown): void {
-  const labels = { method, route: route || 'unmatched', status: String(status) };
+ * and the access line (AccessLog): method, route, status, time, request id, and the
+ * caller's tenant and key id once the auth guard has set them; never the path's ids, the
+ * query, the body or the key. */
+function observeRequest(
+  metrics: Metrics | null,
+  access: AccessLog,
+  req: { method: string; principal?: { tenantId?: string; keyId?: string } },
+  route: string,
+  status: number,
+  started: bigint | undefined,
+  requestId: unknown,
+): void {
+  const labels = { method: req.method, route: route || 'unmatched', status: String(status) };
   const seconds = started === undefined ? undefined : Number(process.hrtime.bigint() - started) / 1e9;
   metrics?.httpRequests.inc(labels);
   if (seconds !== undefined) metrics?.httpDuration.observe(labels, seconds);
-  access.debug({ msg: 'request', ...labels, ms: seconds === undefined ? null : Math.round(seconds * 1e4) / 10, requestId });
+  if (!access.enabled) return;
+  access.record({
+    method: labels.method,
+    route: labels.route,
+    status,
+    ms: seconds === undefined ? null : Math.round(seconds * 1e4) / 10,
+    requestId: typeof requestId === 'string' ? requestId : null,
+    tenant: req.principal?.tenantId ?? null,
+    keyId: req.principal?.keyId ?? null,
+  });
+}
+
+/** The request span's closing attributes: the route pattern (never the raw path), the
+ * status, the request id and the caller's tenant; the decision id the handler set. */
+function endRequestSpan(span: RequestSpan, req: { principal?: { tenantId?: string } }, route: string, status: number, requestId: unknown): void {
+  span.end({
+    'http.route': route || 'unmatched',
+    'http.response.status_code': status,
+    'cds.request_id': typeof requestId === 'string' ? requestId : undefined,
+    'cds.tenant': req.principal?.tenantId,
+  });
 }
 
 /** Room for the JSON around the images (text, metadata, other items). */

@@ -45,6 +45,14 @@ const part = obj(
   {
     contentRef: nullable(str('media:sha256:<hex> of an image, the image URL, or null for text')),
     ocrText: nullable(str('text read in the image')),
+    ocr: obj(
+      {
+        engine: str('tesseract (the binary) or tesseract.js (WebAssembly, where the binary is missing)'),
+        languages: str('the Tesseract packs read with, e.g. deu+eng'),
+      },
+      { missing: arr(str(), "packs the check's language needed that this engine lacks: the text was read with English") },
+      'how ocrText was read',
+    ),
     media: nullable(anyObject('media facts: format, size, frames, timestamp of a video frame')),
     frameNumber: int(),
     timestamp: num(),
@@ -172,12 +180,54 @@ const frameResult = obj(
   { action, ocrText: str(), evidence: obj({ url: str('signed URL of the frame, no API key needed'), expiresAt: dateTime() }) },
 );
 
-const guardrailPolicy = obj({ sensitivePathPrefixes: arr(str()), networkAllowlist: arr(str()), blockShellPatterns: arr(str()), requireApprovalScore: num() });
+const systemZones = obj(
+  {},
+  {
+    add: arr(str('a path prefix protected like system configuration')),
+    exempt: arr(str('a path prefix where the built-in system zones do not apply')),
+  },
+  'optional: widens or narrows the built-in system zones (libs/guardrails/GUARDRAILS.md, "System zones")',
+);
+const stringOrList = (description: string): Schema => ({ description, oneOf: [str(), arr(str())] });
+const sessionRules = arr(
+  obj(
+    {
+      name: str('unique in the policy, at most 64 characters'),
+      steps: arr(
+        obj(
+          {},
+          {
+            actionType: stringOrList('the action is one of these action types'),
+            category: stringOrList('its decision had one of these categories'),
+            fact: stringOrList('it did one of: secret_read, network, network_egress, download, run, startup_write, exec'),
+            command: str('a blockShellPatterns glob matched against the command'),
+            targetPath: str('the same glob syntax, matched against the targetPath'),
+          },
+          'at least one condition; all the conditions it sets must hold',
+        ),
+      ),
+      action: oneOfValues(['flag', 'block']),
+    },
+    { within: int('how many earlier actions of the session the steps may reach back: 1 to 200, default 50') },
+  ),
+  "optional: sequences of a session's actions (2 to 8 steps, the last one the action being authorized); at most 32 rules",
+);
+const guardrailPolicy = obj(
+  { sensitivePathPrefixes: arr(str()), networkAllowlist: arr(str()), blockShellPatterns: arr(str()), requireApprovalScore: num() },
+  { systemZones, sessionRules },
+);
 const partialGuardrailPolicy: Schema = {
   type: 'object',
   additionalProperties: false,
   description: 'any subset of the project policy fields; the missing ones come from the project policy, then the defaults',
-  properties: { sensitivePathPrefixes: arr(str()), networkAllowlist: arr(str()), blockShellPatterns: arr(str()), requireApprovalScore: num() },
+  properties: {
+    sensitivePathPrefixes: arr(str()),
+    networkAllowlist: arr(str()),
+    blockShellPatterns: arr(str()),
+    requireApprovalScore: num(),
+    systemZones,
+    sessionRules,
+  },
 };
 const historyEntry = obj(
   { version: str('opaque version identifier'), updatedAt: dateTime(), updatedBy: str(), policy: ref('GuardrailPolicy') },

@@ -12,6 +12,8 @@ const RATE_LIMIT_HEADERS: HeadersObject = {
   'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets', schema: { type: 'integer' } },
 };
 
+const RETRY_AFTER: HeadersObject = { 'Retry-After': { description: 'seconds', schema: { type: 'integer' } } };
+
 const ERRORS: Record<number, string> = {
   400: 'Malformed request: not JSON (INVALID_JSON), not an object, nested too deep (INVALID_BODY)',
   401: 'Missing, unknown or revoked API key (INVALID_API_KEY), or an expired session token',
@@ -21,7 +23,7 @@ const ERRORS: Record<number, string> = {
   413: 'Body over the limit of this endpoint (PAYLOAD_TOO_LARGE; IMAGE_TOO_LARGE, VIDEO_TOO_LARGE)',
   415: 'Unsupported content type',
   422: 'Invalid request parameters: the code names the rule (VALIDATION_ERROR, INVALID_POLICY, …) and details the field',
-  503: 'A dependency is unavailable (EVENT_LOG_UNAVAILABLE, READ_MODELS_UNAVAILABLE, OCR_UNAVAILABLE, …): retry with backoff',
+  503: 'A dependency is unavailable (EVENT_LOG_UNAVAILABLE, READ_MODELS_UNAVAILABLE, OCR_UNAVAILABLE, …): retry with backoff; a full model queue (TEXT_QUEUE_FULL, IMAGE_QUEUE_FULL) also sends Retry-After (seconds)',
 };
 
 /** The success answer of an operation: a component schema by name, with the rate-limit headers. */
@@ -37,7 +39,14 @@ export function ApiBinaryAnswer(contentType: string, description: string) {
 /** Error answers, each with the spec's error body {error, code, details}. */
 export function ApiErrors(...statuses: number[]) {
   return applyDecorators(
-    ...statuses.map((status) => ApiResponse({ status, description: ERRORS[status] ?? 'Error', schema: ref('ErrorBody'), headers: RATE_LIMIT_HEADERS })),
+    ...statuses.map((status) =>
+      ApiResponse({
+        status,
+        description: ERRORS[status] ?? 'Error',
+        schema: ref('ErrorBody'),
+        headers: status === 503 ? { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } : RATE_LIMIT_HEADERS,
+      }),
+    ),
   );
 }
 
@@ -51,7 +60,7 @@ export function ApiKeyed() {
       status: 429,
       description: 'Rate limit exceeded: retry after `retryAfter` seconds',
       schema: ref('RateLimited'),
-      headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': { description: 'seconds', schema: { type: 'integer' } } },
+      headers: { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER },
     }),
   );
 }

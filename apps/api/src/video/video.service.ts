@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { deriveEvidenceKey, evidencePath, Principal, principalIdentity, verifyEvidence } from '@cds/auth';
+import { tracing } from '@cds/tracing';
 import { BLOB_STORE, BlobStore } from '@cds/blob-store';
 import { ContentScorer, PolicyCatalog, segmentsOf, VideoScanner } from '@cds/checks';
 import { AppConfig } from '@cds/config';
@@ -206,6 +207,7 @@ export class VideoService {
     const registered = dto.webhookUrl === undefined ? undefined : (await this.readModels.listWebhooks(p.tenantId)).find((w) => w.url === dto.webhookUrl);
     const webhookSecret = dto.webhookUrl !== undefined && !registered ? generateWebhookSecret() : null;
     const decisionId = timeOrderedId();
+    tracing().active().setAttribute('cds.decision_id', decisionId);
     const event: VideoAccepted = envelope('video.accepted', 1, p.tenantId, decisionId, {
       decisionId,
       policyId: dto.policyId,

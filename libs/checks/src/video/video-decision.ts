@@ -1,4 +1,4 @@
-import { DecisionCreated, DecisionPart, VideoFrameScore } from '@cds/events';
+import { DecisionCreated, DecisionOcr, DecisionPart, VideoFrameScore } from '@cds/events';
 import { ParsedPolicy, PolicyEvaluation } from '@cds/policy';
 import { ContentScorer } from '../content-scorer.service';
 import { decisionEvent, ScoredPart } from '../decision-parts';
@@ -11,13 +11,19 @@ export function judgeFrames(scorer: ContentScorer, policy: ParsedPolicy, frames:
 
 /** The parts of a video decision: one per sampled frame, `contentRef` the video's reference
  * with the frame's time (`...#t=12.5`). */
-export function frameParts(contentRef: string, frames: readonly VideoFrameScore[], evidence: ReadonlyMap<number, string>): ScoredPart[] {
+export function frameParts(
+  contentRef: string,
+  frames: readonly VideoFrameScore[],
+  evidence: ReadonlyMap<number, string>,
+  ocr: DecisionOcr | null = null,
+): ScoredPart[] {
   return frames.map((f) => ({
     contentType: 'image',
     contentRef: `${contentRef}#t=${f.timestamp}`,
     signals: f.signals,
     cost: 0,
     ocrText: f.ocrText,
+    ...(ocr && f.ocrText !== null ? { ocr } : {}),
     media: null,
   }));
 }
@@ -31,6 +37,8 @@ export interface VideoDecisionFacts {
   policyId: string;
   policyVersion: number;
   latency: number;
+  /** How the frames' text was read (null when OCR is off). */
+  ocr?: DecisionOcr | null;
 }
 
 /** The one `decision.created` of a video: contentType video, a part per frame with its
@@ -41,7 +49,7 @@ export function videoDecisionEvent(
   verdicts: { overall: PolicyEvaluation; parts: PolicyEvaluation[] },
   evidence: ReadonlyMap<number, string>,
 ): DecisionCreated {
-  const scored = frameParts(f.contentRef, frames, evidence);
+  const scored = frameParts(f.contentRef, frames, evidence, f.ocr ?? null);
   const event = decisionEvent(
     {
       tenantId: f.tenantId,

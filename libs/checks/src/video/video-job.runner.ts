@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Metrics } from '@cds/metrics';
+import { tracing } from '@cds/tracing';
 import { performance } from 'node:perf_hooks';
 import { mediaRef } from '@cds/blob-store';
 import { DomainError, invalid } from '@cds/errors';
@@ -8,6 +9,7 @@ import { EVENT_LOG, EventLog, liftBatch, LogFollower, StoredEvent } from '@cds/e
 import { BatchDoc, READ_MODELS, ReadModels } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { ContentScorer } from '../content-scorer.service';
+import { ImageIntake } from '../image-intake.service';
 import { PolicyCatalog } from '../policy-catalog.service';
 import { probeFacts, VideoScanner } from './video-scanner.service';
 import { judgeFrames, videoDecisionEvent } from './video-decision';
@@ -32,6 +34,7 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
     private readonly scanner: VideoScanner,
     private readonly scorer: ContentScorer,
     private readonly writer: EventWriter,
+    private readonly images: ImageIntake,
     @Optional() private readonly metrics?: Metrics,
   ) {}
 
@@ -54,7 +57,10 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
       await this.readModels.waitFor([stored], 30_000);
       const job = await this.readModels.getBatch(event.tenantId, event.data.decisionId);
       if (job && job.status !== 'processing') continue;
-      await this.run(event, job);
+      // The job continues the trace of the request that accepted the video.
+      await tracing().continueFrom(event.traceparent, 'video.job', { 'cds.decision_id': event.data.decisionId, 'cds.request_id': event.requestId }, () =>
+        this.run(event, job),
+      );
     }
   }
 
@@ -94,14 +100,18 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
           e.requestId,
         );
       };
-      const scan = await this.scanner.scan({
-        file,
-        probe,
-        extraction: d.extraction,
-        language: d.language,
-        policy: policy.parsed,
-        done: job?.videoProgress?.frames ?? [],
-        checkpoint,
+      const scan = await tracing().span('video.frames', { 'cds.mode': d.extraction.mode, 'cds.max_frames': d.extraction.maxFrames }, async (span) => {
+        const s = await this.scanner.scan({
+          file,
+          probe,
+          extraction: d.extraction,
+          language: d.language,
+          policy: policy.parsed,
+          done: job?.videoProgress?.frames ?? [],
+          checkpoint,
+        });
+        span.setAttribute('cds.frames', s.frames.length);
+        return s;
       });
       if (scan.frames.length === 0) throw invalid('VIDEO_PROCESSING_FAILED', 'Video could not be processed', 'no frame could be decoded');
       // The last checkpoint holds every frame: status reads the final count from it.
@@ -121,6 +131,7 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
           policyId: policy.policyId,
           policyVersion: policy.version,
           latency: Math.round(performance.now() - started),
+          ocr: await this.images.ocrFacts(d.language),
         },
         scan.frames,
         verdicts,

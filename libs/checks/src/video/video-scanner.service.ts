@@ -2,14 +2,27 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { BLOB_STORE, BlobStore } from '@cds/blob-store';
 import { AppConfig } from '@cds/config';
 import { VideoExtraction, VideoFrameScore, VideoProbeFacts } from '@cds/events';
-import { cutEvidenceFrame, ExtractedFrame, extractFrames, fetchMedia, findFfmpeg, planFrames, probeVideo, VideoProbe } from '@cds/media';
+import {
+  cutEvidenceFrame,
+  ExtractedFrame,
+  extractFrames,
+  fetchMedia,
+  findFfmpeg,
+  frameSizeWithin,
+  modelFramesOf,
+  planFrames,
+  probeFfmpegFeatures,
+  probeVideo,
+  VideoProbe,
+} from '@cds/media';
 import { ParsedPolicy } from '@cds/policy';
 import { LOCAL_IMAGE_INPUT_SIZE } from '@cds/providers';
 import { ContentScorer } from '../content-scorer.service';
 import { ImageIntake } from '../image-intake.service';
-import { checkpointDue, readsText } from './video-segments';
+import { greyThumbnail, TextReadPlanner } from './frame-change';
+import { checkpointDue } from './video-segments';
 
-/** Longest side of an evidence JPEG (and of the picture OCR reads from a frame). */
+/** Longest side of an evidence JPEG, and of the frames extracted (OCR reads them as they are). */
 export const EVIDENCE_MAX_SIDE = 1280;
 const CHECKPOINT_EVERY = { frames: 5, ms: 2000 };
 /** Time a frame may take to score (model, OCR) within the extraction's deadline. */
@@ -36,8 +49,11 @@ export interface ScanResult {
 /**
  * A video as frames and scores: downloaded through the egress guard into the blob store,
  * probed, sampled by one ffmpeg run (interval or scene changes, the interval widened so
- * `maxFrames` frames cover the whole video), each frame scored by the image provider and
- * some read by OCR. ffmpeg only ever reads a local file of the blob store.
+ * `maxFrames` frames cover the whole video) at up to EVIDENCE_MAX_SIDE, aspect kept, each
+ * frame scored by the image provider (its model frames made here from the full frame) and
+ * some read by OCR, from the same frame: the first, scene cuts, every VIDEO_OCR_EVERY-th,
+ * and those whose picture changed since the last one read (frame-change.ts). ffmpeg only
+ * ever reads a local file of the blob store.
  */
 @Injectable()
 export class VideoScanner implements OnApplicationBootstrap {
@@ -60,6 +76,10 @@ export class VideoScanner implements OnApplicationBootstrap {
     try {
       const b = findFfmpeg();
       this.logger.log(`ffmpeg ${b.ffmpeg}, ffprobe ${b.ffprobe} (from ${b.source})`);
+      void probeFfmpegFeatures(b.ffmpeg).then((f) => {
+        if (f.sceneTimes) this.logger.log(`${f.version}`);
+        else this.logger.warn(`${f.version}: too old for scenes mode (no metadata direct option, ffmpeg < 4.3): such videos fail; interval mode works`);
+      });
     } catch (err) {
       this.logger.error(`no ffmpeg: ${(err as Error).message}; video checks will fail`);
     }
@@ -103,7 +123,7 @@ export class VideoScanner implements OnApplicationBootstrap {
     // The extraction waits on the scoring (frames are pulled as they are scored), so its
     // deadline gives each frame room for the model and OCR on top of ffmpeg's own limit.
     const iterator = extractFrames(r.file, plan, {
-      size: LOCAL_IMAGE_INPUT_SIZE,
+      size: frameSizeWithin(r.probe.width, r.probe.height, EVIDENCE_MAX_SIDE),
       timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS + plan.estimatedFrames * SCORING_ALLOWANCE_MS,
       maxPixels: this.config.VIDEO_MAX_PIXELS,
       fromIndex: frames.length,
@@ -124,9 +144,13 @@ export class VideoScanner implements OnApplicationBootstrap {
       }
       return true;
     };
+    const planner = new TextReadPlanner(this.config.VIDEO_OCR_EVERY);
     try {
       for await (const f of iterator) {
-        const scoring = this.scoreFrame(r, f);
+        // in time order: which frames OCR reads depends on the last one read
+        const models = await modelFramesOf(f.rgb, f.width, f.height, LOCAL_IMAGE_INPUT_SIZE);
+        const reads = this.config.IMAGE_OCR !== 'off' && planner.next(f.index, f.scene, greyThumbnail(models.rgb, LOCAL_IMAGE_INPUT_SIZE)) !== null;
+        const scoring = this.scoreFrame(r, f, models, reads);
         scoring.catch(() => undefined);
         inFlight.push(scoring);
         if (inFlight.length >= this.inFlightLimit && !(await take())) {
@@ -142,10 +166,20 @@ export class VideoScanner implements OnApplicationBootstrap {
     return { frames, framesTotal: frames.length, stoppedOnBlock };
   }
 
-  private async scoreFrame(r: ScanRequest, f: ExtractedFrame): Promise<VideoFrameScore> {
-    const ocr = readsText(f.index, f.scene, this.config.VIDEO_OCR_EVERY) ? this.frameText(r.file, f.timestamp, r.language) : Promise.resolve(null);
+  private async scoreFrame(r: ScanRequest, f: ExtractedFrame, models: { rgb: Buffer; padded: Buffer }, reads: boolean): Promise<VideoFrameScore> {
+    // At most EVIDENCE_MAX_SIDE for Tesseract: a 720p frame is read as it is (captions are
+    // large enough), not enlarged to 2000 as a still image would be (2.4× the pixels).
+    const ocr = reads ? this.images.readTextOfPixels(f.rgb, f.width, f.height, r.language, EVIDENCE_MAX_SIDE) : Promise.resolve(null);
     ocr.catch(() => undefined);
-    const image = { bytes: Buffer.alloc(0), format: 'rgb24', width: r.probe.width, height: r.probe.height, frames: [f.rgb], frameSize: LOCAL_IMAGE_INPUT_SIZE };
+    const image = {
+      bytes: Buffer.alloc(0),
+      format: 'rgb24',
+      width: r.probe.width,
+      height: r.probe.height,
+      frames: [models.rgb],
+      paddedFrames: [models.padded],
+      frameSize: LOCAL_IMAGE_INPUT_SIZE,
+    };
     const scored = await this.scorer.scoreImage(image, ocr, r.language);
     return { index: f.index, timestamp: f.timestamp, scene: f.scene, signals: scored.signals, ocrText: scored.ocrText };
   }
@@ -158,16 +192,6 @@ export class VideoScanner implements OnApplicationBootstrap {
       maxPixels: this.config.VIDEO_MAX_PIXELS,
     });
     return (await this.blobs.put(tenantId, jpeg)).sha256;
-  }
-
-  private async frameText(file: string, timestamp: number, language: string): Promise<string | null> {
-    if (this.config.IMAGE_OCR === 'off') return null;
-    const jpeg = await cutEvidenceFrame(file, timestamp, {
-      maxSide: EVIDENCE_MAX_SIDE,
-      timeoutMs: this.config.VIDEO_PROCESS_TIMEOUT_MS,
-      maxPixels: this.config.VIDEO_MAX_PIXELS,
-    });
-    return this.images.readText(jpeg, language);
   }
 }
 

@@ -43,12 +43,6 @@ export function flaggedSegments(frames: readonly FrameOutcome[]): VideoSegment[]
   return out;
 }
 
-/** Which sampled frames are read by OCR: the first, every scene change, and every
- * `every`-th frame between them (Tesseract costs several times the image model). */
-export function readsText(index: number, scene: boolean, every: number): boolean {
-  return index === 0 || scene || (every > 0 && index % every === 0);
-}
-
 /** When the worker records a checkpoint: every `frames` frames, or `ms` after the last one. */
 export function checkpointDue(sinceLast: { frames: number; ms: number }, every: { frames: number; ms: number }): boolean {
   return sinceLast.frames >= every.frames || (sinceLast.frames > 0 && sinceLast.ms >= every.ms);

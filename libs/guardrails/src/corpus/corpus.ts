@@ -5,6 +5,7 @@ import { DANGEROUS_POLICY_CASES, SAFE_POLICY_CASES } from './policy-cases';
 import { DANGEROUS_SKILLS, SAFE_SKILLS } from './skill-cases';
 import { HELD_OUT_DANGEROUS, HELD_OUT_SAFE } from './held-out-cases';
 import { REVIEW_DANGEROUS, REVIEW_SAFE } from './review-cases';
+import { DANGEROUS_SYSTEM, SAFE_SYSTEM } from './system-cases';
 
 export const CORPUS: readonly CorpusCase[] = [
   ...SAFE_COMMANDS,
@@ -19,4 +20,6 @@ export const CORPUS: readonly CorpusCase[] = [
   ...HELD_OUT_DANGEROUS,
   ...REVIEW_SAFE,
   ...REVIEW_DANGEROUS,
+  ...SAFE_SYSTEM,
+  ...DANGEROUS_SYSTEM,
 ];

@@ -29,7 +29,8 @@ export function runInjectionCase(c: InjectionCase, model?: PromptModelScore | nu
       maintainerReputation: 'trusted',
     },
     { ...DEFAULT_GUARDRAIL_POLICY },
-    model,
+    null,
+    model ?? null,
   );
   return { c, verdict, caught: verdict.action === 'flag' || verdict.action === 'block' };
 }

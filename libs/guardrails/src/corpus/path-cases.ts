@@ -6,6 +6,7 @@ const P = 'sensitive_path' as const;
 const T = 'path_traversal' as const;
 const N = 'network_egress' as const;
 const H = 'high_privilege_permission' as const;
+const Z = 'system_change' as const;
 
 export const SAFE_ACTIONS = [
   a('path-safe-src', true, { actionType: 'file_read', targetPath: 'src/index.ts' }, 'allow', []),
@@ -42,7 +43,7 @@ export const DANGEROUS_ACTIONS = [
   a('path-encoded-slashes', false, { actionType: 'file_read', targetPath: '..%2f..%2f..%2fetc%2fpasswd' }, 'flag', [P, T], { evasion: true }),
   a('path-other-user-key', false, { actionType: 'file_read', targetPath: '/home/alice/.ssh/id_rsa' }, 'flag', [P]),
   a('path-windows-aws', false, { actionType: 'file_read', targetPath: 'C:\\Users\\bob\\.aws\\credentials' }, 'flag', [P], { evasion: true }),
-  a('path-delete-etc-trailing-slash', false, { actionType: 'file_delete', targetPath: '/etc/hosts/' }, 'block', [S, P]),
+  a('path-delete-etc-trailing-slash', false, { actionType: 'file_delete', targetPath: '/etc/hosts/' }, 'block', [S, Z]),
   a('path-home-var-authorized-keys', false, { actionType: 'file_write', targetPath: '$HOME/.ssh/authorized_keys' }, 'flag', [P], { evasion: true }),
   a('path-workspace-climb-root', false, { actionType: 'file_read', targetPath: '/workspace/../root/.ssh/id_rsa' }, 'block', [P, T], { evasion: true }),
   a('path-bashrc', false, { actionType: 'file_write', targetPath: '~/.bashrc' }, 'flag', [P]),
@@ -52,8 +53,8 @@ export const DANGEROUS_ACTIONS = [
   a('path-macos-private-etc', false, { actionType: 'file_read', targetPath: '/private/etc/master.passwd' }, 'flag', [P], { evasion: true }),
   a('path-tilde-user', false, { actionType: 'file_read', targetPath: '~root/.ssh/id_rsa' }, 'flag', [P], { evasion: true }),
   a('path-dotenv', false, { actionType: 'file_read', targetPath: 'config/.env' }, 'flag', [P]),
-  a('path-fullwidth-etc', false, { actionType: 'file_write', targetPath: '/\uff45\uff54\uff43/passwd' }, 'flag', [P], { evasion: true }),
-  a('path-nul-truncation', false, { actionType: 'file_write', targetPath: '/etc/cron.d/job\u0000.txt' }, 'flag', [P], { evasion: true }),
+  a('path-fullwidth-etc', false, { actionType: 'file_write', targetPath: '/\uff45\uff54\uff43/passwd' }, 'block', [Z], { evasion: true }),
+  a('path-nul-truncation', false, { actionType: 'file_write', targetPath: '/etc/cron.d/job\u0000.txt' }, 'flag', [Z], { evasion: true }),
   a('net-unlisted-url', false, { actionType: 'http_request', targetPath: 'https://evil.example/collect' }, 'flag', [N]),
   a('net-unlisted-ip', false, { actionType: 'network_request', targetPath: '198.51.100.7' }, 'flag', [N]),
   a('net-suffix-lookalike', false, { actionType: 'http_request', targetPath: 'https://api.github.com.evil.example/x' }, 'flag', [N], { evasion: true }),

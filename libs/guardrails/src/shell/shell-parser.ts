@@ -6,7 +6,7 @@
  * and total characters analysed are capped; hitting a cap is reported, never ignored.
  */
 import { normalizePath, PLACEHOLDER_WORKSPACE } from '../paths/path-normalizer';
-import { LexHost, LexWord, ShellLexer } from './shell-lexer';
+import { LexHost, LexWord, ShellLexer, UNKNOWN_EXPANSION } from './shell-lexer';
 import { INTERPRETERS, nestedScripts, SHELL_PROGRAMS, unwrapCommand, UnwrappedCommand } from './shell-command';
 
 export const MAX_SHELL_DEPTH = 4;
@@ -39,6 +39,8 @@ export interface ShellCommand {
   cwd: string;
   /** How a nested command was reached (`bash -c`, `$(...)`, `eval`...); null at top level. */
   via: string | null;
+  /** Read in a function's body where it is defined (its arguments unknown); it runs again, followed, where called. */
+  inDefinition: boolean;
   unwrapped: UnwrappedCommand;
 }
 
@@ -51,26 +53,47 @@ export interface ParsedShell {
 }
 
 const RESERVED_LEADING = new Set(['!', '{', '}', '(', ')', 'then', 'do', 'else', 'if', 'elif', 'while', 'until', 'fi', 'done', 'esac']);
-const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
+/** `x=v`, `x+=v` (appends) and `a[k]=v` (an element: the variable itself stays as it was). */
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]{0,256}\])?(\+?)=(.*)$/s;
 const CRON_FILE = /^\/etc\/crontab$|^\/etc\/cron\.(?:d|hourly|daily|weekly|monthly)\/|^\/var\/spool\/cron\//;
 const SEPARATORS = new Set([';', '&', '&&', '||', '(', ')']);
 
 class ParseContext implements LexHost {
   readonly commands: ShellCommand[] = [];
   readonly functions = new Set<string>();
+  /** Bodies of `name() { ...; }` functions, run again with their arguments when called with literals. */
+  private readonly functionBodies = new Map<string, string>();
+  /** Arguments of the function calls being followed, innermost last. */
+  private readonly calls: Array<{ name: string; args: string[] }> = [];
   readonly vars = new Map<string, string>();
+  /** Substitutions that computed variables of unknown value (`x=$(curl ...)`). */
+  private readonly varOrigins = new Map<string, number[]>();
   readonly substitutions: ShellCommand[][] = [];
   /** Files the script itself wrote with known content (`echo ... > /tmp/x.sh`), by path key. */
   readonly written = new Map<string, string>();
   truncated = false;
   depthExceeded = false;
   cwd = PLACEHOLDER_WORKSPACE;
+  /** Function bodies being read where they are defined (nested definitions count). */
+  private definitions = 0;
   private nextPipeline = 0;
   private budget = MAX_SHELL_CHARS;
   private depth = 0;
 
   variable(name: string): string | undefined {
     return this.vars.get(name);
+  }
+
+  positional(name: string): string | undefined {
+    const call = this.calls[this.calls.length - 1];
+    if (!call) return undefined;
+    if (name === '#') return String(call.args.length);
+    if (name === '@' || name === '*') return call.args.join(' ');
+    return call.args[Number(name) - 1] ?? '';
+  }
+
+  origins(name: string): readonly number[] | undefined {
+    return this.varOrigins.get(name);
   }
 
   substitute(script: string, via: string): { id: number; output: string | null } {
@@ -107,6 +130,7 @@ class ParseContext implements LexHost {
     let pipeline = this.nextPipeline++;
     let stage = 0;
     let stages: ShellCommand[] = [];
+    let body: { name: string; start: number; depth: number } | null = null;
     const finish = () => {
       const cmd = this.finishCommand(words, redirects, pipeline, stage, depth, via);
       if (cmd) stages.push(cmd);
@@ -121,6 +145,12 @@ class ParseContext implements LexHost {
       stage = 0;
     };
     for (let tok = lexer.next(); tok !== null && !this.truncated; tok = lexer.next()) {
+      if (body && tok.t === 'word' && !tok.quoted && (tok.text === '{' || tok.text === '}')) {
+        const open = body.start >= 0;
+        body = this.trackBody(body, tok.text, lexer);
+        const nowOpen = body !== null && body.start >= 0;
+        if (nowOpen !== open) this.definitions += nowOpen ? 1 : -1;
+      }
       if (tok.t === 'word') {
         if (pendingRedirect !== null) {
           redirects.push({ ...pendingRedirect, target: tok });
@@ -131,6 +161,7 @@ class ParseContext implements LexHost {
       } else if (tok.t === 'redir') {
         pendingRedirect = { op: tok.op, fd: tok.fd ?? '' };
       } else if (tok.op === '(' && this.isFunctionDefinition(words, lexer)) {
+        body = { name: words[words.length - 1].text, start: -1, depth: 0 };
         words = [];
       } else if (tok.op === '|' || tok.op === '|&') {
         finish();
@@ -142,6 +173,22 @@ class ParseContext implements LexHost {
     }
     finish();
     endPipeline();
+    if (body && body.start >= 0) this.definitions--;
+  }
+
+  /** Follows the braces of a function body; records the body when its `}` closes it. */
+  private trackBody(
+    body: { name: string; start: number; depth: number },
+    brace: '{' | '}',
+    lexer: ShellLexer,
+  ): { name: string; start: number; depth: number } | null {
+    const at = lexer.position;
+    if (at < 0) return null;
+    if (brace === '{') return body.depth++ === 0 ? { ...body, start: at, depth: 1 } : body;
+    if (body.start < 0 || --body.depth > 0) return body.start < 0 ? null : body;
+    const end = lexer.source.lastIndexOf('}', at);
+    if (end > body.start && this.functionBodies.size < MAX_VARIABLES) this.functionBodies.set(body.name, lexer.source.slice(body.start, end));
+    return null;
   }
 
   /** `name ( )` or `function name ( )`: records the name and swallows the `)`. */
@@ -170,13 +217,15 @@ class ParseContext implements LexHost {
     }
     words = words.filter((w, k) => !(k === words.length - 1 && !w.quoted && w.text === '}'));
     const assignments: Array<[string, string]> = [];
+    const assigned: LexWord[] = [];
     while (words.length > 0 && ASSIGNMENT.test(words[0].text)) {
       const m = ASSIGNMENT.exec(words[0].text) as RegExpExecArray;
-      assignments.push([m[1], m[2]]);
+      assignments.push([m[1], m[4]]);
+      assigned.push(words[0]);
       words = words.slice(1);
     }
     if (words.length === 0 && lexRedirects.length === 0) {
-      for (const [k, v] of assignments) this.setVariable(k, v);
+      for (const w of assigned) this.assign(w);
       if (assignments.length === 0) return null;
     }
     if (this.commands.length >= MAX_SHELL_COMMANDS) {
@@ -189,10 +238,7 @@ class ParseContext implements LexHost {
       words.map((w) => w.dynamic),
     );
     if (['export', 'declare', 'typeset', 'local', 'readonly'].includes(unwrapped.program)) {
-      for (const a of unwrapped.args) {
-        const m = ASSIGNMENT.exec(a);
-        if (m) this.setVariable(m[1], m[2]);
-      }
+      for (const w of words.slice(1)) if (ASSIGNMENT.test(w.text)) this.assign(w);
     }
     const subIds = [...words.flatMap((w) => w.substitutions), ...lexRedirects.flatMap((r) => r.target.substitutions)];
     const cmd: ShellCommand = {
@@ -205,11 +251,13 @@ class ParseContext implements LexHost {
       stage,
       depth,
       via,
+      inDefinition: this.definitions > 0,
       cwd: this.cwd,
       unwrapped,
     };
     this.commands.push(cmd);
     if (unwrapped.program === 'cd' || unwrapped.program === 'pushd') this.changeDirectory(cmd);
+    this.followFunctionCall(cmd, words, depth);
     const script = this.writtenScriptRun(unwrapped);
     if (script) this.parse(script.content, depth + 1, `${script.path}, written earlier by this command`);
     const herestring = cmd.redirects.find((r) => r.op === '<<<')?.target ?? null;
@@ -218,6 +266,34 @@ class ParseContext implements LexHost {
       else if (nested.argv) this.pushDerived(nested.argv, depth + 1, nested.via);
     }
     return cmd;
+  }
+
+  /** `f "rm -rf /"` after `f() { bash -c "$1"; }`: the body runs again with the literal arguments. */
+  private followFunctionCall(cmd: ShellCommand, words: LexWord[], depth: number): void {
+    const name = cmd.argv[0];
+    const bodyText = name === undefined ? undefined : this.functionBodies.get(name);
+    if (bodyText === undefined || this.calls.some((c) => c.name === name)) return;
+    // An argument only known at run time stays unknown inside (marked, so the body's `eval "$1"` is escalated).
+    const args = words.slice(1).map((w) => (w.dynamic && !w.text.includes(UNKNOWN_EXPANSION) ? `${w.text}${UNKNOWN_EXPANSION}` : w.text));
+    this.calls.push({ name, args });
+    try {
+      this.parse(bodyText, depth + 1, `function ${name} called with its arguments`);
+    } finally {
+      this.calls.pop();
+    }
+  }
+
+  /** A literal value is remembered; an unknown one forgets the old value and keeps where it came from. */
+  private assign(w: LexWord): void {
+    const m = ASSIGNMENT.exec(w.text);
+    if (!m || m[2] !== undefined) return;
+    const [, name, , append, raw] = m;
+    this.varOrigins.delete(name);
+    if (w.dynamic && w.substitutions.length > 0 && this.varOrigins.size < MAX_VARIABLES) this.varOrigins.set(name, [...w.substitutions]);
+    if (raw.startsWith('(') && raw.endsWith(')')) return;
+    // An unknown part is kept as a marker, so `d=/tmp/$(date)` still says where it points.
+    const value = w.dynamic && !raw.includes(UNKNOWN_EXPANSION) ? `${raw}${UNKNOWN_EXPANSION}` : raw;
+    this.setVariable(name, append ? (this.vars.get(name) ?? '') + value : value);
   }
 
   private changeDirectory(cmd: ShellCommand): void {
@@ -326,7 +402,9 @@ export function literalOutput(stages: readonly ShellCommand[]): string | null {
   if (stages.length === 0 || stages.some((s) => s.pipeline !== stages[0].pipeline)) return null;
   const [first, ...rest] = stages;
   if (first.dynamic.some(Boolean)) return null;
-  let out = echoOutput(first.unwrapped);
+  const herestring = first.redirects.find((r) => r.op === '<<<')?.target;
+  // `base64 -d <<< X`: a decoder reading a literal is a literal too.
+  let out = herestring !== undefined && !first.dynamic.some(Boolean) ? transform(first.unwrapped, herestring) : echoOutput(first.unwrapped);
   for (const s of rest) {
     if (out === null) return null;
     out = transform(s.unwrapped, out);
@@ -337,14 +415,28 @@ export function literalOutput(stages: readonly ShellCommand[]): string | null {
 function echoOutput(u: UnwrappedCommand): string | null {
   if (u.program === 'echo') {
     let args = u.args;
-    while (args.length > 0 && /^-[neE]+$/.test(args[0])) args = args.slice(1);
-    return args.join(' ');
+    let escapes = false;
+    while (args.length > 0 && /^-[neE]+$/.test(args[0])) {
+      escapes ||= args[0].includes('e');
+      args = args.slice(1);
+    }
+    return escapes ? unescape(args.join(' ')) : args.join(' ');
   }
   if (u.program === 'printf' && u.args.length > 0) {
     if (u.args[0] === '%s' || u.args[0] === '%s\\n') return u.args.slice(1).join('');
-    if (u.args.length === 1 && !u.args[0].includes('%')) return u.args[0].replace(/\\n/g, '\n');
+    if (u.args.length === 1 && !u.args[0].includes('%')) return unescape(u.args[0]);
+    if (u.args[0] === '%b') return unescape(u.args.slice(1).join(''));
   }
   return null;
+}
+
+/** The escapes `printf` and `echo -e` understand: `\x72\x6d` is "rm". */
+function unescape(s: string): string {
+  return s.replace(/\\(x[0-9a-fA-F]{1,2}|0?[0-7]{1,3}|[ntr\\abfv])/g, (_m, e: string) => {
+    if (e[0] === 'x') return String.fromCharCode(parseInt(e.slice(1), 16));
+    if (/^[0-7]/.test(e)) return String.fromCharCode(parseInt(e, 8) & 0xff);
+    return ({ n: '\n', t: '\t', r: '\r', '\\': '\\', a: '\x07', b: '\b', f: '\f', v: '\v' } as Record<string, string>)[e] ?? e;
+  });
 }
 
 function transform(u: UnwrappedCommand, input: string): string | null {

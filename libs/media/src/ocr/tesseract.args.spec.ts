@@ -1,4 +1,4 @@
-import { REQUIRED_TESSERACT_PACKS, normalizeOcrText, tesseractArgs, tesseractLanguage } from './tesseract.args';
+import { REQUIRED_TESSERACT_PACKS, normalizeOcrText, ocrLanguagePlan, tesseractArgs, tesseractLanguage } from './tesseract.args';
 
 describe('tesseractLanguage', () => {
   it('reads English alone and every other language with English mixed in', () => {
@@ -68,5 +68,24 @@ describe('normalizeOcrText', () => {
     expect(normalizeOcrText('| will kill you tonight')).toBe('I will kill you tonight');
     expect(normalizeOcrText("ok |'m done, | hate it")).toBe("ok I'm done, I hate it");
     expect(normalizeOcrText('a | B | 3 || x |y')).toBe('a | B | 3 || x |y');
+  });
+});
+
+describe('ocrLanguagePlan', () => {
+  const all = new Set(REQUIRED_TESSERACT_PACKS);
+  it('reads with the language and English when both packs are there', () => {
+    expect(ocrLanguagePlan('de', all)).toEqual({ languages: 'deu+eng', missing: [] });
+    expect(ocrLanguagePlan('en', all)).toEqual({ languages: 'eng', missing: [] });
+  });
+
+  it('reads with English alone, naming the missing pack, when the language has none', () => {
+    const noRussian = new Set(REQUIRED_TESSERACT_PACKS.filter((p) => p !== 'rus'));
+    expect(ocrLanguagePlan('ru', noRussian)).toEqual({ languages: 'eng', missing: ['rus'] });
+    expect(ocrLanguagePlan('de', noRussian)).toEqual({ languages: 'deu+eng', missing: [] });
+  });
+
+  it('names English too when even it is missing (the engine then reads with what it has)', () => {
+    expect(ocrLanguagePlan('de', new Set(['deu']))).toEqual({ languages: 'deu', missing: ['eng'] });
+    expect(ocrLanguagePlan('en', new Set())).toEqual({ languages: 'eng', missing: ['eng'] });
   });
 });

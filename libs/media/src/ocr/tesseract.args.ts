@@ -50,11 +50,18 @@ export const DEFAULT_TESSERACT_PSM = 3;
 /** Page segmentation modes that produce text (0 finds orientation only; Tesseract itself does not offer 2). */
 const TEXT_PSMS = new Set([1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
 
-/** Arguments for one OCR run: the image (PNG) on stdin, plain text on stdout. */
-export function tesseractArgs(o: { language: string; psm?: number }): string[] {
-  const psm = o.psm ?? DEFAULT_TESSERACT_PSM;
+/** The page segmentation mode asked for, checked (a RangeError for one that reads no text). */
+export function tesseractPsm(psm: number = DEFAULT_TESSERACT_PSM): number {
   if (!TEXT_PSMS.has(psm)) throw new RangeError(`psm must be one of ${[...TEXT_PSMS].join(', ')}, got ${psm}`);
-  return ['stdin', 'stdout', '-l', tesseractLanguage(o.language), '--psm', String(psm)];
+  return psm;
+}
+
+/** Arguments for one OCR run: the image (PNG) on stdin, plain text on stdout. `available`:
+ * the packs installed (default: all), see ocrLanguagePlan. */
+export function tesseractArgs(o: { language: string; psm?: number; available?: ReadonlySet<string> }): string[] {
+  const psm = tesseractPsm(o.psm);
+  const languages = o.available ? ocrLanguagePlan(o.language, o.available).languages : tesseractLanguage(o.language);
+  return ['stdin', 'stdout', '-l', languages, '--psm', String(psm)];
 }
 
 /**
@@ -69,4 +76,24 @@ export function normalizeOcrText(raw: string): string {
     .replace(/\s+/gu, ' ')
     .trim()
     .replace(/(^| )\|(?=['’](?:m|ll|ve|d)\b| [a-z])/g, '$1I');
+}
+
+/** How a check's language is read by an engine that has only some packs. */
+export interface OcrLanguagePlan {
+  /** The `-l` value to read with: `deu+eng`, or `eng` when the language has no pack here. */
+  languages: string;
+  /** The packs the language needed that the engine lacks (read with English instead). */
+  missing: string[];
+}
+
+/**
+ * tesseractLanguage, restricted to the packs an engine has: a language whose pack is
+ * missing is read with English alone (never a failed check), and the plan names what was
+ * missing so the decision can say so. English itself must be there.
+ */
+export function ocrLanguagePlan(language: string, available: ReadonlySet<string>): OcrLanguagePlan {
+  const wanted = tesseractLanguage(language).split('+');
+  const missing = wanted.filter((p) => !available.has(p));
+  const kept = wanted.filter((p) => available.has(p));
+  return { languages: kept.length > 0 ? kept.join('+') : 'eng', missing };
 }

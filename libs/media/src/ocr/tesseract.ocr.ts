@@ -28,6 +28,9 @@ export interface ReadTextOptions {
   psm?: number;
   /** Default: TESSERACT_PATH, else `tesseract` on the PATH. */
   binary?: string;
+  /** The packs installed (from probeTesseract): a language without its pack is read with
+   * English (ocrLanguagePlan). Default: all of them. */
+  available?: ReadonlySet<string>;
 }
 
 export const DEFAULT_OCR_MAX_OUTPUT_BYTES = 64 * 1024;
@@ -46,8 +49,8 @@ function tesseractEnv(): NodeJS.ProcessEnv {
   return { ...process.env, OMP_THREAD_LIMIT: '1' };
 }
 
-/** Reads the text in a PNG with the tesseract binary, in a child process. */
-export async function readTextInImage(png: Buffer, o: ReadTextOptions): Promise<OcrResult> {
+/** The PNG is one OCR may read (size, pixels from its header): else OCR_INPUT_REJECTED. */
+export function checkOcrInput(png: Buffer, o: { maxInputBytes?: number; maxPixels?: number }): void {
   const maxInputBytes = o.maxInputBytes ?? DEFAULT_OCR_MAX_INPUT_BYTES;
   const maxPixels = o.maxPixels ?? DEFAULT_OCR_MAX_PIXELS;
   if (png.length > maxInputBytes) {
@@ -58,7 +61,12 @@ export async function readTextInImage(png: Buffer, o: ReadTextOptions): Promise<
   if (size.width * size.height > maxPixels) {
     throw new OcrError('OCR_INPUT_REJECTED', `the image for OCR is ${size.width}×${size.height}, more than ${maxPixels} pixels`);
   }
-  const run = await runBounded(tesseractBinary(o.binary), tesseractArgs({ language: o.language, psm: o.psm }), {
+}
+
+/** Reads the text in a PNG with the tesseract binary, in a child process. */
+export async function readTextInImage(png: Buffer, o: ReadTextOptions): Promise<OcrResult> {
+  checkOcrInput(png, o);
+  const run = await runBounded(tesseractBinary(o.binary), tesseractArgs({ language: o.language, psm: o.psm, available: o.available }), {
     input: png,
     timeoutMs: o.timeoutMs,
     maxOutputBytes: o.maxOutputBytes ?? DEFAULT_OCR_MAX_OUTPUT_BYTES,

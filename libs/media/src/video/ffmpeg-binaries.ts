@@ -4,7 +4,7 @@
  *
  * Order: FFMPEG_PATH (ffprobe from FFPROBE_PATH, else beside it); `ffmpeg` and `ffprobe`
  * on the PATH (Debian's package); then the optional npm packages `ffmpeg-static` and
- * `@ffmpeg-installer/ffmpeg`, when installed (ffprobe beside their ffmpeg, else from their
+ * `@ffmpeg-installer/ffmpeg`, when installed (ffprobe beside their ffmpeg, else from the
  * companion packages `ffprobe-static` / `@ffprobe-installer/ffprobe`, else on the PATH).
  * A FFMPEG_PATH that points at nothing runnable is an error of its own, not a reason to
  * quietly run another ffmpeg.
@@ -26,9 +26,11 @@ export interface BinaryLookup {
   loadPackage(name: string): unknown;
 }
 
+/** Each ffmpeg package with its own ffprobe companion first, then the other's (ffmpeg-static
+ * downloads its binary at install and ships no ffprobe; @ffprobe-installer ships its binary). */
 const PACKAGES = [
-  { name: 'ffmpeg-static', probe: 'ffprobe-static' },
-  { name: '@ffmpeg-installer/ffmpeg', probe: '@ffprobe-installer/ffprobe' },
+  { name: 'ffmpeg-static', probes: ['ffprobe-static', '@ffprobe-installer/ffprobe'] },
+  { name: '@ffmpeg-installer/ffmpeg', probes: ['@ffprobe-installer/ffprobe', 'ffprobe-static'] },
 ] as const;
 
 const exe = (name: string) => (process.platform === 'win32' ? `${name}.exe` : name);
@@ -59,9 +61,10 @@ export function locateFfmpeg(env: NodeJS.ProcessEnv, lookup: BinaryLookup): Ffmp
       tried.push(`${pkg.name} (${binary ? `${binary} is not executable` : 'not installed'})`);
       continue;
     }
-    const probe = besideOrNull(binary, lookup) ?? executableOrNull(packageBinary(lookup.loadPackage(pkg.probe)), lookup) ?? onPath('ffprobe');
+    const companion = pkg.probes.map((p) => executableOrNull(packageBinary(lookup.loadPackage(p)), lookup)).find((p) => p !== null) ?? null;
+    const probe = besideOrNull(binary, lookup) ?? companion ?? onPath('ffprobe');
     if (probe) return { ffmpeg: binary, ffprobe: probe, source: pkg.name };
-    tried.push(`${pkg.name} (ffmpeg at ${binary}, but no ffprobe beside it, in ${pkg.probe} or on the PATH)`);
+    tried.push(`${pkg.name} (ffmpeg at ${binary}, but no ffprobe beside it, in ${pkg.probes.join(' or ')} or on the PATH)`);
   }
   throw ffmpegUnavailable(`no ffmpeg with ffprobe found; tried FFMPEG_PATH (unset), ${tried.join(', ')}. Install ffmpeg or set FFMPEG_PATH`);
 }
@@ -113,7 +116,8 @@ const realLookup: BinaryLookup = {
     }
   },
   loadPackage(name) {
-    // Optional: not dependencies of this repository, used only when an operator installs one.
+    // Optional dependencies: absent after `npm install --omit=optional`, or when ffmpeg-static's
+    // download failed (npm then removes it).
     try {
       require.resolve(name);
     } catch {
@@ -126,3 +130,21 @@ const realLookup: BinaryLookup = {
     }
   },
 };
+
+/** What the found ffmpeg can do that the extraction relies on, asked once at start. */
+export interface FfmpegFeatures {
+  /** The first line of `ffmpeg -version`. */
+  version: string;
+  /** The metadata filter's `direct` option (ffmpeg ≥ 4.3), which scenes mode needs to
+   * stream each frame's time; older builds (such as @ffmpeg-installer's 4.1) lack it. */
+  sceneTimes: boolean;
+}
+
+/** Runs the binary twice (version, metadata filter help); never rejects. */
+export async function probeFfmpegFeatures(ffmpeg: string): Promise<FfmpegFeatures> {
+  const { execFile } = await import('node:child_process');
+  const run = (args: string[]) =>
+    new Promise<string>((resolve) => execFile(ffmpeg, args, { timeout: 10_000, maxBuffer: 1 << 20 }, (err, stdout) => resolve(err ? '' : String(stdout))));
+  const [version, metadataHelp] = await Promise.all([run(['-hide_banner', '-version']), run(['-hide_banner', '-h', 'filter=metadata'])]);
+  return { version: version.split('\n')[0].trim() || 'unknown', sceneTimes: /^\s*direct\b/m.test(metadataHelp) };
+}

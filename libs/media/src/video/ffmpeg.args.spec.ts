@@ -74,6 +74,16 @@ describe('ffmpeg and ffprobe argument lists', () => {
     expect(args.slice(args.indexOf('-frames:v'))).toEqual(['-frames:v', '30', '-vsync', 'passthrough', '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1']);
   });
 
+  it('a width and height instead of a side: the frames are scaled to them (the caller keeps the aspect)', () => {
+    expect(after(sampleArgs(FILE, { interval: 2, frames: 30, size: { width: 1280, height: 720 }, ...LIMIT }), '-vf')).toBe(
+      'fps=fps=1000000/2000000:start_time=0:round=up,scale=1280:720:flags=area',
+    );
+    expect(after(frameAtArgs(FILE, { seek: 30, size: { width: 640, height: 360 }, ...LIMIT }), '-vf')).toBe('scale=640:360:flags=area');
+    expect(after(scenesArgs(FILE, { threshold: 0.3, minGap: 2, frames: 60, size: { width: 96, height: 54 }, ...LIMIT }), '-vf')).toMatch(
+      /,scale=96:54:flags=area$/,
+    );
+  });
+
   it('resuming: an input seek to the first frame wanted', () => {
     const args = sampleArgs(FILE, { seek: 14, interval: 2, frames: 23, size: 224, ...LIMIT });
     expect(after(args, '-ss')).toBe('14');

@@ -91,9 +91,20 @@ function rgbOutput(frames: number): string[] {
   return ['-frames:v', String(frames), '-vsync', 'passthrough', '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1'];
 }
 
-/** Square frames for the model: stretched to size×size (fit fill, like the image path); area
- * averaging when shrinking, as a 720p frame to 224² is. */
-const scaleTo = (size: number) => `scale=${size}:${size}:flags=area`;
+/** Frames out of ffmpeg: a side (a square, the picture stretched to it: fit fill, like the
+ * image path), or a width and height (the caller keeps the aspect). */
+export type FrameSize = number | { width: number; height: number };
+
+/** The frame's width and height. */
+export function frameDims(size: FrameSize): { width: number; height: number } {
+  return typeof size === 'number' ? { width: size, height: size } : size;
+}
+
+/** Scaled to the frame size; area averaging when shrinking, as a 720p frame to 224² is. */
+const scaleTo = (size: FrameSize) => {
+  const { width, height } = frameDims(size);
+  return `scale=${width}:${height}:flags=area`;
+};
 
 /** A frame rate of 1/interval as an exact ratio ffmpeg 4 and 5 both parse. */
 export function rateOf(interval: number): string {
@@ -103,7 +114,7 @@ export function rateOf(interval: number): string {
 export interface SampleArgs extends Omit<InputOptions, 'preroll'> {
   interval: number;
   frames: number;
-  size: number;
+  size: FrameSize;
 }
 
 /**
@@ -122,7 +133,7 @@ export function sampleArgs(file: string, o: SampleArgs): string[] {
 }
 
 /** One frame at `seek` (the first at or after it) for the seek method. */
-export function frameAtArgs(file: string, o: InputOptions & { size: number }): string[] {
+export function frameAtArgs(file: string, o: InputOptions & { size: FrameSize }): string[] {
   return [...inputArgs(file, o), '-vf', scaleTo(o.size), ...rgbOutput(1)];
 }
 
@@ -131,7 +142,7 @@ export interface SceneArgs extends Omit<InputOptions, 'preroll'> {
   /** Least seconds between two selected frames. */
   minGap: number;
   frames: number;
-  size: number;
+  size: FrameSize;
   /** Resuming: only frames after this many seconds from the input seek point, and no first frame. */
   after?: number;
 }

@@ -55,6 +55,15 @@ describe.each(['sequential', 'seek'] as const)('extractFrames, interval mode, %s
   );
 
   it(
+    'gives frames of a width and height when asked (the aspect kept by the caller), each width×height×3 bytes',
+    async () => {
+      const frames = await all(clips.testsrc, interval(6, 2, method), { size: { width: 48, height: 36 } });
+      expect(frames.map((f) => [f.index, f.width, f.height, f.rgb.length])).toEqual([0, 1, 2].map((i) => [i, 48, 36, 48 * 36 * 3]));
+    },
+    FAST,
+  );
+
+  it(
     'takes the frame shown at each time: red at 1 s, blue at 3 s',
     async () => {
       const frames = await all(clips.redBlue, interval(4, 1, method));

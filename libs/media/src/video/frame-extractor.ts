@@ -7,7 +7,7 @@
  */
 import { DomainError } from '@cds/errors';
 import { findFfmpeg, FfmpegBinaries } from './ffmpeg-binaries';
-import { DEFAULT_SCENE_THRESHOLD, frameAtArgs, sampleArgs, scenesArgs } from './ffmpeg.args';
+import { DEFAULT_SCENE_THRESHOLD, frameAtArgs, frameDims, FrameSize, sampleArgs, scenesArgs } from './ffmpeg.args';
 import { FrameAssembler, MetadataPrintParser } from './ffmpeg-output.parser';
 import { FailureContext, FfmpegProcess, ProcessEnd, processFailure, runCollect, succeeded } from './ffmpeg-process';
 import { damagedInputLine, pixelLimitHit } from './ffmpeg-stderr';
@@ -24,15 +24,19 @@ export interface ExtractedFrame {
   index: number;
   /** Seconds from the start of the video. */
   timestamp: number;
-  /** size × size × 3 bytes, RGB, rows top to bottom; stretched to the square (fit fill, as the image path). */
+  /** width × height × 3 bytes, RGB, rows top to bottom (a square `size`: the picture stretched
+   * to it, fit fill, as the image path). */
   rgb: Buffer;
+  width: number;
+  height: number;
   /** The first frame, or (scenes mode) a scene cut. */
   scene: boolean;
 }
 
 export interface ExtractFramesOptions {
-  /** Side of the square RGB frames handed to the model. */
-  size: number;
+  /** The frames' size: the side of a square (the picture stretched to it), or a width and
+   * height (see frameSizeWithin to keep the aspect). */
+  size: FrameSize;
   /** Wall-clock limit of the whole extraction (see above). */
   timeoutMs: number;
   /** Resume after a crash: frames before this index are skipped, not decoded where possible. */
@@ -78,7 +82,7 @@ async function* extract(file: string, plan: FramePlan, o: ExtractFramesOptions):
     o,
     ffmpeg: binaries.ffmpeg,
     from: o.fromIndex ?? 0,
-    frameBytes: o.size * o.size * 3,
+    frameBytes: frameDims(o.size).width * frameDims(o.size).height * 3,
     maxPixels,
     deadline: Date.now() + o.timeoutMs,
     failure: { tool: 'ffmpeg', binary: binaries.ffmpeg, file: abs, timeoutMs: o.timeoutMs, maxPixels },
@@ -114,7 +118,7 @@ async function* sampleFrom(r: Run, first: number): AsyncGenerator<ExtractedFrame
   const args = sampleArgs(r.file, { seek: stamps[first], interval: r.plan.interval, frames: count, size: r.o.size, maxPixels: r.maxPixels });
   for await (const { rgb, k } of stream(r, args, count)) {
     const index = first + k;
-    if (index >= r.from) yield { index, timestamp: stamps[index], rgb, scene: index === 0 };
+    if (index >= r.from) yield { index, timestamp: stamps[index], rgb, ...frameDims(r.o.size), scene: index === 0 };
   }
 }
 
@@ -140,7 +144,7 @@ async function* scenes(r: Run): AsyncGenerator<ExtractedFrame> {
   });
   for await (const { rgb, k, pts } of stream(r, args, undefined, true)) {
     if (pts === undefined || !Number.isFinite(pts)) throw videoProcessingFailed(`ffmpeg gave scene frame ${r.from + k} without a timestamp`);
-    yield { index: r.from + k, timestamp: Math.round((base + pts) * 1e6) / 1e6, rgb, scene: true };
+    yield { index: r.from + k, timestamp: Math.round((base + pts) * 1e6) / 1e6, rgb, ...frameDims(r.o.size), scene: true };
   }
 }
 
@@ -200,7 +204,7 @@ async function* seeking(r: Run): AsyncGenerator<ExtractedFrame> {
       const result = await job;
       if (result.failure) throw result.failure;
       launch(); // the next run decodes while the caller scores this frame
-      if (result.rgb) yield { index, timestamp: stamps[index], rgb: result.rgb, scene: index === 0 };
+      if (result.rgb) yield { index, timestamp: stamps[index], rgb: result.rgb, ...frameDims(r.o.size), scene: index === 0 };
     }
   } finally {
     abort.abort();
@@ -299,7 +303,9 @@ class FrameTimes {
 
 function checkOptions(plan: FramePlan, o: ExtractFramesOptions): void {
   checkTimeout(o.timeoutMs);
-  if (!(Number.isInteger(o.size) && o.size >= 1 && o.size <= 4096)) throw new RangeError(`size must be an integer in 1..4096, got ${o.size}`);
+  const { width, height } = frameDims(o.size);
+  const side = (n: number) => Number.isInteger(n) && n >= 1 && n <= 4096;
+  if (!side(width) || !side(height)) throw new RangeError(`size must be an integer in 1..4096 (or a width and height in it), got ${JSON.stringify(o.size)}`);
   const from = o.fromIndex ?? 0;
   if (!(Number.isInteger(from) && from >= 0)) throw new RangeError(`fromIndex must be an integer >= 0, got ${o.fromIndex}`);
   if (plan.mode === 'scenes' && from > 0 && !(Number.isFinite(o.fromTimestamp) && o.fromTimestamp! >= 0)) {

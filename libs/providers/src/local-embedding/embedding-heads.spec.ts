@@ -66,6 +66,22 @@ describe('parseEmbeddingHeads', () => {
     }
   });
 
+  it('reads the fine-tuned layers the heads pin (absent: the published weights), and refuses a path or a malformed hash', () => {
+    const model = file().model;
+    const overlay = { file: 'e5-top4.ovl', sha256: 'ab'.repeat(32) };
+    expect(parseEmbeddingHeads(file()).model.overlay).toBeUndefined();
+    expect(parseEmbeddingHeads(file({ model: { ...model, overlay } })).model.overlay).toEqual(overlay);
+    for (const bad of [
+      { file: '../x.ovl', sha256: overlay.sha256 },
+      { file: 'a/b.ovl', sha256: overlay.sha256 },
+      { file: 'x.ovl', sha256: 'AB'.repeat(32) },
+      { file: 'x.ovl' },
+      null,
+    ]) {
+      expect(() => parseEmbeddingHeads(file({ model: { ...model, overlay: bad as typeof overlay } }))).toThrow(/model.overlay must be/);
+    }
+  });
+
   it.each([
     ['a wrong format', { format: 2 }, /format must be 1/],
     ['an unknown signal', { heads: { nudity: { w: [0, 0, 0], b: 0, platt: { a: 1, b: 0 } } } }, /unknown signal nudity/],

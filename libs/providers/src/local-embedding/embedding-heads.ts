@@ -22,6 +22,9 @@ export interface EmbeddingHeadsFile {
     /** The heads read the pooled output of the model's first `layers` encoder layers;
      * absent: of all of them. */
     layers?: number;
+    /** Fine-tuned encoder layers loaded over the published weights: a file beside the heads
+     * file (model/), pinned by its sha256; absent: the weights as published. */
+    overlay?: { file: string; sha256: string };
   };
   chunks: ChunkLimits;
   heads: Partial<Record<LocalTextSignal, EmbeddingHead>>;
@@ -46,6 +49,12 @@ export function parseEmbeddingHeads(json: unknown): EmbeddingHeadsFile {
   if (!f.model || !Number.isInteger(f.model.dim) || f.model.dim < 1) throw new EmbeddingHeadsFormatError('model.dim missing');
   if (f.model.layers !== undefined && !(Number.isInteger(f.model.layers) && f.model.layers >= 1))
     throw new EmbeddingHeadsFormatError('model.layers must be an integer >= 1 when present');
+  const ov = f.model.overlay;
+  if (
+    ov !== undefined &&
+    !(ov && typeof ov.file === 'string' && /^[\w.-]+$/.test(ov.file) && typeof ov.sha256 === 'string' && /^[0-9a-f]{64}$/.test(ov.sha256))
+  )
+    throw new EmbeddingHeadsFormatError('model.overlay must be { file: a file name beside the heads file, sha256: 64 hex digits } when present');
   if (!f.chunks || !(f.chunks.chunkChars >= 1) || !(f.chunks.maxChunks >= 1)) throw new EmbeddingHeadsFormatError('chunks missing');
   if (!f.heads || typeof f.heads !== 'object') throw new EmbeddingHeadsFormatError('heads missing');
   for (const [signal, h] of Object.entries(f.heads)) {

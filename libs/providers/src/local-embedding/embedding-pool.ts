@@ -1,7 +1,7 @@
 import { ModelWorkerPool, WorkerPoolLogLevel, WorkerPoolState } from '../worker-pool/model-worker-pool';
 import { BatchLimits, DEFAULT_BATCH_LIMITS, nextBatchSize, validateBatchLimits } from './embedding-batch.rules';
 import { E5ModelFiles, locateE5Model } from './e5-model-files';
-import { EMBEDDING_WORKER_SOURCE, EmbeddingWorkerData, EmbeddingWorkerMessage, EmbeddingWorkerRequest } from './embedding-worker.source';
+import { EMBEDDING_WORKER_SOURCE, EmbeddingWorkerData, EmbeddingWorkerMessage, EmbeddingWorkerRequest, WorkerExit } from './embedding-worker.source';
 
 export type EmbeddingPoolLogLevel = WorkerPoolLogLevel;
 
@@ -16,7 +16,26 @@ export interface EmbeddingPoolOptions {
   /** Run only the model's first n encoder layers (heads trained on such embeddings say so:
    * EmbeddingHeadsFile.model.layers); all of them when absent. */
   layers?: number;
+  /** Fine-tuned encoder layers to load over the published weights (an overlay file the
+   * caller has checked: EmbeddingHeadsFile.model.overlay); none when absent. */
+  overlayPath?: string;
+  /** Layers whose pooled output each text also returns (`EncodedText.captured`), e.g. for a
+   * head that reads an intermediate layer; no text leaves before the last of them. */
+  capture?: number[];
+  /** Early exits (embedding-exit.ts): a text whose exit rule holds at a layer leaves there
+   * (`EncodedText.layer`); the others continue from it in the same pass. */
+  exits?: WorkerExit[];
   log?: (level: EmbeddingPoolLogLevel, msg: string) => void;
+}
+
+/** One text through the pool. */
+export interface EncodedText {
+  /** the pooled output (L2-normalised) of the layer the text left at */
+  embedding: Float32Array;
+  /** that layer: the last one run, or an early exit's */
+  layer: number;
+  /** the pooled output of each capture layer, in the order of `EmbeddingPoolOptions.capture` */
+  captured: Float32Array[];
 }
 
 export type EmbeddingPoolState = WorkerPoolState;
@@ -34,7 +53,8 @@ export const DEFAULT_EMBEDDING_QUEUE_LIMIT = 1024;
  * (ModelWorkerPool). Texts submitted together leave together: they wait in the queue and
  * go as one forward pass (embedding-batch.rules.ts) to the idle worker busy least.
  */
-/** One text to embed, and the layers whose pooled output it needs (null: the pool's one). */
+/** One text to embed, and the layers whose pooled output it needs (null: the pool's pass,
+ * with its capture layers and early exits). */
 interface EmbedJob {
   text: string;
   layers: number[] | null;
@@ -42,9 +62,11 @@ interface EmbedJob {
 
 const sameLayers = (a: number[] | null, b: number[] | null) => (a === null ? b === null : b !== null && a.join() === b.join());
 
-export class EmbeddingPool extends ModelWorkerPool<EmbedJob, Float32Array | Float32Array[], EmbeddingWorkerMessage> {
+export class EmbeddingPool extends ModelWorkerPool<EmbedJob, EncodedText | Float32Array[], EmbeddingWorkerMessage> {
   readonly model: E5ModelFiles;
   private dimension = 0;
+  private layerCount = 0;
+  private readonly captureCount: number;
   private engineKernel: 'panels' | 'reference' | undefined;
   private readonly limits: BatchLimits;
 
@@ -55,6 +77,9 @@ export class EmbeddingPool extends ModelWorkerPool<EmbedJob, Float32Array | Floa
       weightsPath: model.weightsPath,
       isQuery: true,
       layers: o.layers ?? null,
+      overlayPath: o.overlayPath ?? null,
+      capture: o.capture ?? [],
+      exits: o.exits ?? [],
     };
     super(
       {
@@ -69,6 +94,7 @@ export class EmbeddingPool extends ModelWorkerPool<EmbedJob, Float32Array | Floa
       { workers: o.workers, queueLimit: o.queueLimit ?? DEFAULT_EMBEDDING_QUEUE_LIMIT, log: o.log },
     );
     this.model = model;
+    this.captureCount = workerData.capture.length;
     this.limits = limits;
     this.batchLookahead = limits.maxBatch;
   }
@@ -80,6 +106,10 @@ export class EmbeddingPool extends ModelWorkerPool<EmbedJob, Float32Array | Floa
     const limits = { ...DEFAULT_BATCH_LIMITS, ...o.batch };
     validateBatchLimits(limits);
     if (o.layers !== undefined && !(Number.isInteger(o.layers) && o.layers >= 1)) throw new RangeError(`layers must be an integer >= 1, got ${o.layers}`);
+    for (const list of [o.capture ?? [], (o.exits ?? []).map((e) => e.layer)]) {
+      if (!list.every((l, i) => Number.isInteger(l) && l >= 1 && (i === 0 || l > list[i - 1])))
+        throw new RangeError(`capture and exit layers must be ascending integers >= 1, got ${list.join(', ')}`);
+    }
     // throws TEXT_MODEL_MISSING (naming `npm run models:fetch`) before any thread starts
     const pool = new EmbeddingPool(o, model ?? locateE5Model(o.modelDir), limits);
     pool.spawnAll();
@@ -97,18 +127,30 @@ export class EmbeddingPool extends ModelWorkerPool<EmbedJob, Float32Array | Floa
     return this.dimension;
   }
 
+  /** Encoder layers a text runs through when it does not leave early (12, or `layers`),
+   * known once a worker is ready. */
+  get layers(): number {
+    return this.layerCount;
+  }
+
   /** The L2-normalised embedding of one text (NUL characters and lone surrogates are
    * replaced: the engine reads C strings). Texts submitted in the same tick leave as one
    * batch. Rejects at once with TEXT_QUEUE_FULL when the queue is at its limit. */
-  embed(text: string): Promise<Float32Array> {
+  async embed(text: string): Promise<Float32Array> {
+    return (await this.encode(text)).embedding;
+  }
+
+  /** `embed`, with the layer the text left at and the capture layers' outputs. */
+  encode(text: string): Promise<EncodedText> {
     if (typeof text !== 'string') return Promise.reject(new TypeError(`embed takes a string, got ${typeof text}`));
-    return this.submit({ text: cString(text), layers: null }, true) as Promise<Float32Array>;
+    return this.submit({ text: cString(text), layers: null }, true) as Promise<EncodedText>;
   }
 
   /** The L2-normalised pooled output of each of `layers` (encoder layers, strictly
    * increasing, within the model's 12) for one text, from one forward pass that stops after
    * the last of them: a head on an intermediate layer costs no second pass beside one on a
-   * later layer, and less than a full pass alone. Ignores the pool's `layers` option. */
+   * later layer, and less than a full pass alone. Ignores the pool's `layers`, `capture` and
+   * `exits` options. */
   embedLayers(text: string, layers: readonly number[]): Promise<Float32Array[]> {
     if (typeof text !== 'string') return Promise.reject(new TypeError(`embedLayers takes a string, got ${typeof text}`));
     if (layers.length === 0 || !layers.every((l, i) => Number.isInteger(l) && l >= 1 && l <= 12 && (i === 0 || l > layers[i - 1]))) {
@@ -142,18 +184,24 @@ export class EmbeddingPool extends ModelWorkerPool<EmbedJob, Float32Array | Floa
     return { message: layers ? { type: 'embed', id, texts, layers } : { type: 'embed', id, texts } };
   }
 
-  protected outputs(m: Extract<EmbeddingWorkerMessage, { type: 'result' }>, jobs: EmbedJob[]): (Float32Array | Float32Array[])[] {
-    const layers = jobs[0].layers;
-    const per = m.embeddings.length / jobs.length;
-    const dim = per / (layers?.length ?? 1);
-    return jobs.map((_, i) => {
-      const row = m.embeddings.subarray(i * per, (i + 1) * per);
-      return layers ? layers.map((_l, j) => row.subarray(j * dim, (j + 1) * dim)) : row;
-    });
+  protected outputs(m: Extract<EmbeddingWorkerMessage, { type: 'result' }>, jobs: EmbedJob[]): (EncodedText | Float32Array[])[] {
+    const named = jobs[0].layers;
+    if (named) {
+      const dim = m.embeddings.length / jobs.length / named.length;
+      return jobs.map((_, i) => named.map((_l, j) => m.embeddings.subarray((i * named.length + j) * dim, (i * named.length + j + 1) * dim)));
+    }
+    const dim = m.embeddings.length / jobs.length;
+    const c = this.captureCount;
+    return jobs.map((_, i) => ({
+      embedding: m.embeddings.subarray(i * dim, (i + 1) * dim),
+      layer: m.layers[i],
+      captured: Array.from({ length: c }, (_, k) => m.captured.subarray((i * c + k) * dim, (i * c + k + 1) * dim)),
+    }));
   }
 
   protected override onReady(_slot: number, m: Extract<EmbeddingWorkerMessage, { type: 'ready' }>): void {
     this.dimension = m.dim;
+    this.layerCount = m.layers;
     this.engineKernel = m.fast ? 'panels' : 'reference';
   }
 }

@@ -60,6 +60,11 @@ describe('prompt-attack heads (multilingual-e5-small, intermediate layer)', () =
     expect(cosine(tap, await truncated.embed(text))).toBeGreaterThan(0.99999);
     expect(cosine(last, await pool.embed(text))).toBeGreaterThan(0.99999);
     expect(cosine(tap, last)).toBeLessThan(0.99);
+    // one code path (the engine's pass API): the same numbers to the bit, and a pool
+    // truncated at the heads' layer still reaches the last layer for embedLayers
+    expect(Array.from(tap)).toEqual(Array.from(await truncated.embed(text)));
+    expect(Array.from(last)).toEqual(Array.from(await pool.embed(text)));
+    expect(Array.from((await truncated.embedLayers(text, [12]))[0])).toEqual(Array.from(last));
     await expect(pool.embedLayers(text, [8, 4])).rejects.toThrow(/strictly increasing/);
     await expect(pool.embedLayers(text, [13])).rejects.toThrow(/within 1..12/);
   });

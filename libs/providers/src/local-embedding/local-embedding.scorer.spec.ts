@@ -41,4 +41,11 @@ describe('answeringModel', () => {
     expect(answeringModel('ngram-cleared', ids)).toBe('ngram:ba9876543210');
     expect(answeringModel('embedding', ids)).toBe('multilingual-e5-small-q4+heads:0123456789ab');
   });
+
+  it('names the exits and the layers the chunks left at when a text left early', () => {
+    const withExit = { ...ids, exit: 'fedcba987654' };
+    expect(answeringModel('early-exit', withExit, [4])).toBe('multilingual-e5-small-q4+heads:0123456789ab+exit:fedcba987654@4');
+    expect(answeringModel('early-exit', withExit, [12, 4, 4])).toBe('multilingual-e5-small-q4+heads:0123456789ab+exit:fedcba987654@4,12');
+    expect(answeringModel('embedding', withExit, [12])).toBe('multilingual-e5-small-q4+heads:0123456789ab');
+  });
 });

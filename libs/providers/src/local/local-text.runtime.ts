@@ -3,9 +3,14 @@ import { ScoreMap } from '@cds/events';
 import { promptAttackRuleScores } from '@cds/guardrails';
 import { InjectionScores } from '../local-embedding/injection-heads';
 import { LocalTextClassifier } from '../local-text/local-text.classifier';
-import { LocalEmbeddingScorer } from '../local-embedding/local-embedding.scorer';
+import { LocalEmbeddingScorer, PathScore } from '../local-embedding/local-embedding.scorer';
+import { TextScoreCache, TextScoreCacheStats, scoringForm, textScoreKey } from './text-score.cache';
 
 export type LocalTextModelKind = 'embedding' | 'ngram';
+
+/** Answers of the embedding model kept by content (LOCAL_TEXT_CACHE_ENTRIES): at most
+ * ~0.9 KB each, so ~18 MB at this default. */
+export const DEFAULT_TEXT_CACHE_ENTRIES = 20_000;
 
 /** A text's scores and the model that answered (stored with the decision). */
 export interface TextScore {
@@ -37,6 +42,14 @@ export interface LocalTextRuntimeOptions {
   /** where `npm run models:fetch` installed the embedding model (default models/e5, or
    * LOCAL_EMBEDDING_MODEL_DIR) */
   modelDir?: string;
+  /** answers of the embedding model kept by content (0: none); DEFAULT_TEXT_CACHE_ENTRIES */
+  cacheEntries?: number;
+  /** texts waiting for an embedding thread beyond which `score` rejects at once with
+   * TEXT_QUEUE_FULL (DEFAULT_EMBEDDING_QUEUE_LIMIT) */
+  queueLimit?: number;
+  /** false: every text runs every encoder layer (default true: the early exits of
+   * model/embedding-exit.json, when calibrated against the model) */
+  earlyExit?: boolean;
 }
 
 /**
@@ -49,9 +62,11 @@ export interface LocalTextRuntimeOptions {
 export class LocalTextRuntime implements TextScorer {
   private readonly ngram: LocalTextClassifier;
   private embedding: LocalEmbeddingScorer | null = null;
+  private readonly cache: TextScoreCache<PathScore>;
 
   constructor(private readonly options: LocalTextRuntimeOptions) {
     this.ngram = options.ngram ?? LocalTextClassifier.load();
+    this.cache = new TextScoreCache(options.cacheEntries ?? DEFAULT_TEXT_CACHE_ENTRIES);
   }
 
   get kind(): LocalTextModelKind {
@@ -64,7 +79,16 @@ export class LocalTextRuntime implements TextScorer {
     if (this.options.kind === 'ngram' || this.embedding) return;
     const { workers, log } = this.options;
     log('log', `loading the text embedding model in ${workers} worker thread(s)`);
-    const scorer = startOrExplain(() => LocalEmbeddingScorer.start({ workers, ngram: this.ngram, log, modelDir: this.options.modelDir }));
+    const scorer = startOrExplain(() =>
+      LocalEmbeddingScorer.start({
+        workers,
+        ngram: this.ngram,
+        log,
+        modelDir: this.options.modelDir,
+        queueLimit: this.options.queueLimit,
+        earlyExit: this.options.earlyExit,
+      }),
+    );
     this.embedding = scorer;
     scorer.ready().then(
       () => log('log', 'text embedding model ready'),
@@ -95,15 +119,23 @@ export class LocalTextRuntime implements TextScorer {
 
   /** The scores and the model that answered: the n-gram model under `ngram`, and under
    * `embedding` when the cascade cleared the text. Under `embedding`, failures are 503s:
-   * TEXT_MODEL_UNAVAILABLE, TEXT_QUEUE_FULL, TEXT_WORKER_CRASHED. */
+   * TEXT_MODEL_UNAVAILABLE, TEXT_QUEUE_FULL, TEXT_WORKER_CRASHED; the model reads the text's
+   * scoring form (`scoringForm`), and its answers are kept by that form, the model and the
+   * language (the cache's), so a text seen again, or sent many times at once, is scored once.
+   * `injection`: the prompt-attack signals too (the heads' and the rules', which read the
+   * raw text: invisible characters are evidence); kept apart in the cache. */
   score(text: string, language: string, injection = false): TextScore | Promise<TextScore> {
     if (this.options.kind === 'ngram') {
       const signals = this.ngram.score(text, language);
       return { signals: injection ? { ...signals, ...promptAttackRuleScores(text) } : signals, model: this.ngram.id };
     }
     this.start();
-    if (!injection) return this.embedding!.scoreWithPath(text, language);
-    return this.embedding!.scoreWithPath(text, language, true).then(({ signals, model }) => ({ signals: withRules(signals, text), model }));
+    const scorer = this.embedding!;
+    const form = scoringForm(text);
+    const model = injection && scorer.injection ? `${scorer.id}+${scorer.injection.id}` : scorer.id;
+    const answer = this.cache.get(textScoreKey(model, language, form), () => scorer.scoreWithPath(form, language, injection));
+    // each caller gets its own copy of the shared answer
+    return answer.then((r) => ({ signals: injection ? withRules(r.signals, text) : { ...r.signals }, model: r.model }));
   }
 
   /** The prompt-attack heads on a skill's prompt (one pass through the heads' layer), or
@@ -116,6 +148,25 @@ export class LocalTextRuntime implements TextScorer {
     const inj = scorer.injection;
     const scores = inj ? await scorer.scoreInjection(text) : null;
     return inj && scores ? { ...scores, threshold: inj.heads.threshold, model: inj.id } : null;
+  }
+
+  /** The embedding model's answers kept by content, and how often they were reused. */
+  cacheStats(): TextScoreCacheStats {
+    return this.cache.stats();
+  }
+
+  /** How the texts scored since the start were answered, by path: from the cache
+   * (`cache`: an answer kept, or a pass already running for the same text), by the n-gram
+   * cascade (`ngram-cleared`), and per chunk by the layer it left the encoder at
+   * (`layer-12`: every layer; `layer-4`: an early exit). Empty under `ngram`. */
+  answeredBy(): Record<string, number> {
+    const scorer = this.embedding;
+    if (!scorer) return {};
+    const cache = this.cache.stats();
+    const s = scorer.stats();
+    const out: Record<string, number> = { cache: cache.hits + cache.joined, 'ngram-cleared': s.cleared };
+    for (const [layer, n] of Object.entries(s.leftAt)) out[`layer-${layer}`] = n;
+    return out;
   }
 
   async close(): Promise<void> {

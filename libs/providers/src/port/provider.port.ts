@@ -13,6 +13,9 @@ export interface ImageForScoring {
   height: number;
   /** RGB, `frameSize`² × 3 bytes each: one for a still image, a few spread over an animation. */
   frames: Buffer[];
+  /** The same frames fitted inside the square over a blurred copy of themselves (padFrame
+   * in @cds/media), as the local image safety model takes them; same size and order. */
+  paddedFrames?: Buffer[];
   frameSize: number;
 }
 

@@ -1,6 +1,7 @@
 import { Worker } from 'worker_threads';
 import { DomainError } from '@cds/errors';
 import { MAX_CONSECUTIVE_WORKER_CRASHES, respawnDelayMs } from './respawn.rules';
+import { drainSeconds } from './queue-drain.rules';
 
 export type WorkerPoolLogLevel = 'log' | 'warn' | 'error';
 export type WorkerPoolState = 'loading' | 'ready' | 'failed';
@@ -171,13 +172,17 @@ export abstract class ModelWorkerPool<TIn, TOut, TMessage extends { type: string
 
   /** Queues one input. `sameTick`: inputs submitted in the same tick leave together (one
    * batch); otherwise an idle worker takes it at once. Rejects at once when the queue is at
-   * its limit and no worker is idle. */
+   * its limit and no worker is idle, with the seconds the queue takes to drain at the
+   * pool's pace (`retryAfter`). */
   protected submit(input: TIn, sameTick = false): Promise<TOut> {
     const { title, item, codes } = this.kind;
     if (this.closed) return Promise.reject(this.unavailable(`${title} is closed`));
     if (this.failure) return Promise.reject(this.failure);
     if (this.queue.length >= this.queueLimit && !this.idleSlots()[0]) {
-      return Promise.reject(new DomainError('unavailable', codes.queueFull, `${title} is busy`, `${this.queue.length} ${item}s are waiting; retry later`));
+      const retryAfter = drainSeconds(this.queue.length, this.slots);
+      return Promise.reject(
+        new DomainError('unavailable', codes.queueFull, `${title} is busy`, `${this.queue.length} ${item}s are waiting; retry in ${retryAfter} s`, retryAfter),
+      );
     }
     return new Promise<TOut>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
@@ -195,7 +200,8 @@ export abstract class ModelWorkerPool<TIn, TOut, TMessage extends { type: string
   }
 
   /** Test and operations hook: terminates one worker as a crash would (its batch is
-   * rejected and the worker respawned). */
+   * rejected and the worker respawned). A worker of a native model (koffi, onnxruntime)
+   * must be idle: terminated inside a native call, it can abort the process. */
   async killWorker(index: number): Promise<void> {
     const worker = this.slots[index]?.worker;
     if (!worker) throw new RangeError(`no live worker ${index}`);
@@ -359,7 +365,10 @@ export abstract class ModelWorkerPool<TIn, TOut, TMessage extends { type: string
     this.log('error', `${err.message}${details}`);
     this.rejectAll(err);
     this.settleReadiness(err);
-    void this.terminateAll(false);
+    // Graceful when the kind can free its model: another worker may be inside a native call
+    // (loading or running its model), and a thread terminated there can take the whole
+    // process down (the addon's N-API calls fail as its environment is torn down).
+    void this.terminateAll(this.kind.closeMessage !== undefined);
   }
 
   private rejectAll(err: Error): void {

@@ -17,6 +17,8 @@ const DEFERRED_CALLS = new Set<string>([
   'getKey',
   'listKeys',
   'getGuardrailDecision',
+  'getSkillPin',
+  'listSessionActions',
   'getGuardrailPolicy',
   'getGuardrailPolicyVersion',
   'listGuardrailPolicyHistory',

@@ -2,9 +2,6 @@ import { FILTER_BATCH, FILTER_CASES } from '../decision-filter.fixtures';
 import { ElasticsearchReadModels } from './elasticsearch-read-models.adapter';
 import { deletePrefix, openRm, uniquePrefix } from './es-test-kit';
 
-// Real node: bootstraps and a simulated outage take seconds, not milliseconds.
-jest.setTimeout(30_000);
-
 describe('ElasticsearchReadModels: decision audit filters (real node)', () => {
   const prefix = uniquePrefix();
   let rm: ElasticsearchReadModels;

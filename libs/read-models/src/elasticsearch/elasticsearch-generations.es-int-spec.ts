@@ -4,9 +4,6 @@ import { DOC_TYPES, indexName } from './es-index-layout';
 import { at, decision, deletePrefix, ES_URL, indicesOf, openRm, QUIET, relayTo, uniquePrefix } from './es-test-kit';
 import { openElasticsearchWithRetry } from './open-with-retry';
 
-// Real node: bootstraps and a simulated outage take seconds, not milliseconds.
-jest.setTimeout(30_000);
-
 const opened: ElasticsearchReadModels[] = [];
 const prefixes: string[] = [];
 async function fresh(): Promise<{ prefix: string; open: (node?: string) => Promise<ElasticsearchReadModels> }> {

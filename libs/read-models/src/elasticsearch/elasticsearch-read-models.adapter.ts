@@ -1,4 +1,4 @@
-import { Client, estypes } from '@elastic/elasticsearch';
+import { Client, estypes, NodeOptions } from '@elastic/elasticsearch';
 import { LogPosition } from '@cds/event-log';
 import {
   BatchDoc,
@@ -8,6 +8,7 @@ import {
   DeliveryDoc,
   GuardrailCounts,
   GuardrailDecisionDoc,
+  GuardrailSessionActionDoc,
   GuardrailPolicyVersionDoc,
   KeyDoc,
   PolicyDoc,
@@ -352,6 +353,41 @@ export class ElasticsearchReadModels implements ReadModels, LiveGenerations {
     return this.getSource<GuardrailDecisionDoc>('guardrail_decisions', docId(tenantId, decisionId), tenantId);
   }
 
+  async listSessionActions(tenantId: string, sessionId: string, limit: number): Promise<GuardrailSessionActionDoc[]> {
+    const hits = await this.search<GuardrailDecisionDoc>('guardrail_decisions', {
+      query: { bool: { filter: [{ term: { tenantId } }, { term: { 'session.sessionId': sessionId } }, { term: { kind: 'action_authorization' } }] } },
+      sort: [{ timestamp: 'desc' }, { decisionId: 'desc' }],
+      _source: ['decisionId', 'timestamp', 'request.actionType', 'request.command', 'request.targetPath', 'categories', 'session.facts'],
+      size: limit,
+    });
+    return hits.map((d) => ({
+      decisionId: d.decisionId,
+      timestamp: d.timestamp,
+      actionType: String(d.request?.actionType ?? ''),
+      command: String(d.request?.command ?? ''),
+      targetPath: String(d.request?.targetPath ?? ''),
+      categories: d.categories ?? [],
+      facts: d.session?.facts ?? [],
+    }));
+  }
+
+  async getSkillPin(tenantId: string, projectId: string | null, skillId: string): Promise<GuardrailDecisionDoc | null> {
+    const filter: estypes.QueryDslQueryContainer[] = [{ term: { tenantId } }, { term: { 'skill.skillId': skillId } }, { term: { kind: 'skill_vetting' } }];
+    const project: estypes.QueryDslQueryContainer = projectId === null ? { bool: { must_not: { exists: { field: 'projectId' } } } } : { term: { projectId } };
+    const [accepted] = await this.search<GuardrailDecisionDoc>('guardrail_decisions', {
+      query: { bool: { filter: [...filter, project, { term: { requiresApproval: false } }] } },
+      sort: [{ timestamp: 'desc' }, { decisionId: 'desc' }],
+      size: 1,
+    });
+    if (accepted) return accepted;
+    const [first] = await this.search<GuardrailDecisionDoc>('guardrail_decisions', {
+      query: { bool: { filter: [...filter, project] } },
+      sort: [{ timestamp: 'asc' }, { decisionId: 'asc' }],
+      size: 1,
+    });
+    return first ?? null;
+  }
+
   async getGuardrailPolicy(tenantId: string, projectId: string): Promise<GuardrailPolicyVersionDoc | null> {
     const [v] = await this.policyVersions(tenantId, projectId, 1);
     return v ?? null;
@@ -470,8 +506,17 @@ export class ElasticsearchReadModels implements ReadModels, LiveGenerations {
   }
 }
 
-function newClient(o: ElasticsearchReadModelsOptions): Client {
-  return new Client({ node: o.node, requestTimeout: o.requestTimeoutMs ?? 10_000, maxRetries: 1 });
+/**
+ * The client of one process. A request can ask for a shorter timeout than its connection's,
+ * never a longer one: the connection's is also undici's own headers and body timeout, under
+ * every request. So the connection gets index management's patience (ADMIN_REQUEST) and the
+ * document timeout is what each request gets unless it asks otherwise. (Given to the client
+ * as its requestTimeout, it cut every index creation at 10 s on a loaded node.)
+ */
+export function newClient(o: Pick<ElasticsearchReadModelsOptions, 'node' | 'requestTimeoutMs'>): Client {
+  // `timeout` is the transport's connection option, which the client passes on from a node's.
+  const node: NodeOptions & { timeout: number } = { url: new URL(o.node), timeout: ADMIN_REQUEST.requestTimeout };
+  return new Client({ node, requestTimeout: o.requestTimeoutMs ?? 10_000, maxRetries: 1 });
 }
 
 function settingsOf(o: ElasticsearchReadModelsOptions): IndexSettings {

@@ -2,10 +2,9 @@ import { envelope } from '@cds/events';
 import { DomainError } from '@cds/errors';
 import { ElasticsearchReadModels } from './elasticsearch-read-models.adapter';
 import { aliasName } from './es-index-layout';
+import { SKILL_PIN_CASES, skillPinBatch } from '../skill-pins.fixtures';
+import { SESSION_ACTION_CASES, SESSION_ACTION_S1_NEWEST, sessionActionBatch } from '../session-actions.fixtures';
 import { at, decision, deletePrefix, ES_URL, guardrailDecided, guardrailPolicyVersion, openRm, uniquePrefix } from './es-test-kit';
-
-// Real node: bootstraps and a simulated outage take seconds, not milliseconds.
-jest.setTimeout(30_000);
 
 const prefix = uniquePrefix();
 let rm: ElasticsearchReadModels;
@@ -168,6 +167,24 @@ describe('ElasticsearchReadModels (real node)', () => {
     expect((await rm.guardrailCounts('t3', 'p', '2026-03-01T00:00:00.000Z', '2026-03-05T00:00:00.000Z')).total).toBe(0);
     expect(await rm.getGuardrailDecision('t1', 'g3')).toMatchObject({ action: 'flag', request: { tool: 'shell', nested: { a: [1, { b: 2 }] } } });
     expect(await rm.getGuardrailDecision('t2', 'g3')).toBeNull();
+  });
+
+  it('answers the vetting a skill is pinned to: the newest accepted one, else the first, per tenant and project', async () => {
+    await rm.applyBatch(skillPinBatch(5000));
+    for (const [tenantId, projectId, skillId, pin] of SKILL_PIN_CASES) {
+      const doc = await rm.getSkillPin(tenantId, projectId, skillId);
+      expect({ tenantId, projectId, skillId, pin: doc?.decisionId ?? null }).toEqual({ tenantId, projectId, skillId, pin });
+    }
+    expect((await rm.getSkillPin('t1', 'p', 'sk-a'))?.skill).toEqual({ skillId: 'sk-a', contentHash: 'sha256:a-2' });
+  });
+
+  it("lists a session's action authorizations, newest first, at most limit, per tenant", async () => {
+    await rm.applyBatch(sessionActionBatch(6000));
+    for (const [tenantId, sessionId, limit, ids] of SESSION_ACTION_CASES) {
+      const got = (await rm.listSessionActions(tenantId, sessionId, limit)).map((a) => a.decisionId);
+      expect({ tenantId, sessionId, limit, got }).toEqual({ tenantId, sessionId, limit, got: ids });
+    }
+    expect((await rm.listSessionActions('t1', 's1', 1))[0]).toEqual(SESSION_ACTION_S1_NEWEST);
   });
 
   it('refuses a page past the result window with a 422 rather than a node error', async () => {

@@ -5,9 +5,6 @@ import { ElasticsearchReadModels } from './elasticsearch-read-models.adapter';
 import { indexName } from './es-index-layout';
 import { deletePrefix, ES_URL, openRm, QUIET, uniquePrefix } from './es-test-kit';
 
-// Real node: bootstraps take seconds, not milliseconds.
-jest.setTimeout(30_000);
-
 /** The cases of sqlite-webhooks.int-spec.ts (the WebhookReadModels contract) on a real node.
  * The cases also replay batches through stale instances: opened before anything was
  * applied, their in-memory positions are empty, so their writes reach the node (as after a

@@ -127,6 +127,8 @@ export const MAPPINGS: Record<DocType, estypes.MappingTypeMapping> = {
       decidedBy: keyword,
       latency: { type: 'double' },
       timestamp: date,
+      skill: { properties: { skillId: keyword, contentHash: keyword } },
+      session: { properties: { sessionId: keyword, facts: opaque } },
     },
   },
   guardrail_policy_versions: {

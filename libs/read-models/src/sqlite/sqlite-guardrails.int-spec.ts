@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { DomainEvent, envelope, GuardrailDecidedV1 } from '@cds/events';
 import { ProjectedEvent } from '../read-models.port';
 import { SqliteReadModels } from './sqlite-read-models.adapter';
+import { SKILL_PIN_CASES, skillPinBatch } from '../skill-pins.fixtures';
+import { SESSION_ACTION_CASES, SESSION_ACTION_S1_NEWEST, sessionActionBatch } from '../session-actions.fixtures';
 
 const open = () => SqliteReadModels.open(fs.mkdtempSync(path.join(os.tmpdir(), 'cds-rm-g-')));
 const POLICY = { sensitivePathPrefixes: ['/etc'], networkAllowlist: [], blockShellPatterns: [], requireApprovalScore: 50 };
@@ -146,6 +148,28 @@ describe('SqliteReadModels: guardrails', () => {
     const one = batch[2].event as any;
     expect((await rm.getGuardrailDecision('t1', one.data.decisionId))?.action).toBe('flag');
     expect(await rm.getGuardrailDecision('t2', one.data.decisionId)).toBeNull();
+    await rm.close();
+  });
+
+  it('answers the vetting a skill is pinned to: the newest accepted one, else the first, per tenant and project', async () => {
+    const rm = open();
+    await rm.applyBatch(skillPinBatch(1000));
+    for (const [tenantId, projectId, skillId, pin] of SKILL_PIN_CASES) {
+      const doc = await rm.getSkillPin(tenantId, projectId, skillId);
+      expect({ tenantId, projectId, skillId, pin: doc?.decisionId ?? null }).toEqual({ tenantId, projectId, skillId, pin });
+    }
+    expect((await rm.getSkillPin('t1', 'p', 'sk-a'))?.skill).toEqual({ skillId: 'sk-a', contentHash: 'sha256:a-2' });
+    await rm.close();
+  });
+
+  it("lists a session's action authorizations, newest first, at most limit, per tenant", async () => {
+    const rm = open();
+    await rm.applyBatch(sessionActionBatch(2000));
+    for (const [tenantId, sessionId, limit, ids] of SESSION_ACTION_CASES) {
+      const got = (await rm.listSessionActions(tenantId, sessionId, limit)).map((a) => a.decisionId);
+      expect({ tenantId, sessionId, limit, got }).toEqual({ tenantId, sessionId, limit, got: ids });
+    }
+    expect((await rm.listSessionActions('t1', 's1', 1))[0]).toEqual(SESSION_ACTION_S1_NEWEST);
     await rm.close();
   });
 });

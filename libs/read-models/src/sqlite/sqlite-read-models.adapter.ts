@@ -12,6 +12,7 @@ import {
   GuardrailCounts,
   GuardrailDayCounts,
   GuardrailDecisionDoc,
+  GuardrailSessionActionDoc,
   GuardrailPolicyVersionDoc,
   KeyDoc,
   PolicyDoc,
@@ -79,6 +80,10 @@ CREATE INDEX IF NOT EXISTS keys_by_hash ON keys (hash);
 CREATE INDEX IF NOT EXISTS keys_by_tenant ON keys (tenant_id);
 CREATE INDEX IF NOT EXISTS guardrail_decisions_by_project ON guardrail_decisions (tenant_id, project_id, ts);
 CREATE INDEX IF NOT EXISTS guardrail_policy_versions_by_pos ON guardrail_policy_versions (tenant_id, project_id, pos DESC);
+CREATE INDEX IF NOT EXISTS guardrail_decisions_by_skill ON guardrail_decisions (tenant_id, json_extract(body, '$.skill.skillId'), ts, pos)
+  WHERE kind = 'skill_vetting';
+CREATE INDEX IF NOT EXISTS guardrail_decisions_by_session ON guardrail_decisions (tenant_id, json_extract(body, '$.session.sessionId'), ts, pos)
+  WHERE kind = 'action_authorization';
 `;
 
 /**
@@ -210,6 +215,22 @@ export class SqliteReadModels implements ReadModels {
         'INSERT OR IGNORE INTO guardrail_policy_versions (tenant_id, project_id, version, pos, body) VALUES (?, ?, ?, ?, ?)',
       ),
       getGuardrailDecision: db.prepare('SELECT body FROM guardrail_decisions WHERE tenant_id = ? AND decision_id = ?'),
+      skillAccepted: db.prepare(
+        `SELECT body FROM guardrail_decisions WHERE tenant_id = ? AND json_extract(body, '$.skill.skillId') = ? AND kind = 'skill_vetting'
+           AND project_id IS ? AND requires_approval = 0 ORDER BY ts DESC, pos DESC LIMIT 1`,
+      ),
+      // Only the fields the sequence rules read: parsing whole decisions (policy included) would cost ~20 µs each.
+      sessionActions: db.prepare(
+        `SELECT decision_id AS decisionId, ts AS timestamp, json_extract(body, '$.request.actionType') AS actionType,
+                json_extract(body, '$.request.command') AS command, json_extract(body, '$.request.targetPath') AS targetPath,
+                json_extract(body, '$.categories') AS categories, json_extract(body, '$.session.facts') AS facts
+         FROM guardrail_decisions WHERE tenant_id = ? AND json_extract(body, '$.session.sessionId') = ? AND kind = 'action_authorization'
+         ORDER BY ts DESC, pos DESC LIMIT ?`,
+      ),
+      skillFirst: db.prepare(
+        `SELECT body FROM guardrail_decisions WHERE tenant_id = ? AND json_extract(body, '$.skill.skillId') = ? AND kind = 'skill_vetting'
+           AND project_id IS ? ORDER BY ts ASC, pos ASC LIMIT 1`,
+      ),
       currentGuardrailPolicy: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC LIMIT 1'),
       guardrailPolicyVersion: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? AND version = ?'),
       guardrailPolicyHistory: db.prepare('SELECT body FROM guardrail_policy_versions WHERE tenant_id = ? AND project_id = ? ORDER BY pos DESC'),
@@ -382,6 +403,26 @@ export class SqliteReadModels implements ReadModels {
 
   async getGuardrailDecision(tenantId: string, decisionId: string): Promise<GuardrailDecisionDoc | null> {
     return parse(this.stmts.getGuardrailDecision.get(tenantId, decisionId));
+  }
+
+  async listSessionActions(tenantId: string, sessionId: string, limit: number): Promise<GuardrailSessionActionDoc[]> {
+    const rows = this.stmts.sessionActions.all(tenantId, sessionId, limit) as Array<Record<string, string | null>>;
+    return rows.map((r) => ({
+      decisionId: r.decisionId ?? '',
+      timestamp: r.timestamp ?? '',
+      actionType: r.actionType ?? '',
+      command: r.command ?? '',
+      targetPath: r.targetPath ?? '',
+      categories: JSON.parse(r.categories ?? '[]') as string[],
+      facts: JSON.parse(r.facts ?? '[]') as GuardrailSessionActionDoc['facts'],
+    }));
+  }
+
+  async getSkillPin(tenantId: string, projectId: string | null, skillId: string): Promise<GuardrailDecisionDoc | null> {
+    return (
+      parse<GuardrailDecisionDoc>(this.stmts.skillAccepted.get(tenantId, skillId, projectId)) ??
+      parse<GuardrailDecisionDoc>(this.stmts.skillFirst.get(tenantId, skillId, projectId))
+    );
   }
 
   /**

@@ -7,6 +7,15 @@ export interface GuardrailPolicy {
   blockShellPatterns: string[];
   /** Risk score at which approval is required. */
   requireApprovalScore: number;
+  /** Optional: widens (`add`) or narrows (`exempt`) the built-in system zones. */
+  systemZones?: { add?: string[]; exempt?: string[] };
+  /** Optional: sequences of a session's actions to flag or block (the last step is the action authorized). */
+  sessionRules?: Array<{
+    name: string;
+    steps: Array<Partial<Record<'actionType' | 'category' | 'fact' | 'command' | 'targetPath', string | string[]>>>;
+    within?: number;
+    action: 'flag' | 'block';
+  }>;
 }
 
 export type SkillSource = 'official' | 'verified_publisher' | 'internal' | 'local' | 'github' | 'public_marketplace' | 'unknown';

@@ -1,0 +1,132 @@
+/**
+ * What a simple command does to each path it names: reads, lists, writes, copies or moves
+ * into, moves away, deletes, truncates, changes permissions or owner of, mounts. The system
+ * zones (rules/system-zones.ts) judge each verb by where it lands.
+ */
+import { flagsOf } from './shell-command';
+import { ShellCommand } from './shell-parser';
+
+export type PathVerb = 'read' | 'list' | 'write' | 'copy_into' | 'move_into' | 'move_away' | 'delete' | 'truncate' | 'permissions' | 'mount';
+
+export interface PathAction {
+  /** The path as written (a `key=` or `@` prefix removed). */
+  raw: string;
+  verb: PathVerb;
+}
+
+/** Verbs that change the file system (the rest only look). */
+export const CHANGING_VERBS: ReadonlySet<PathVerb> = new Set(['write', 'copy_into', 'move_into', 'move_away', 'delete', 'truncate', 'permissions', 'mount']);
+
+const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm', 'wipe']);
+const PERMISSION_CHANGERS = new Set(['chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'chcon', 'setcap', 'restorecon']);
+const CREATORS = new Set(['touch', 'mkdir', 'mknod', 'mkfifo', 'tee']);
+/** Editors write the files they open. */
+const EDITORS = new Set(['vi', 'vim', 'nvim', 'nano', 'emacs', 'ed', 'pico', 'micro', 'sudoedit', 'joe', 'mcedit']);
+const COPIERS = new Set(['cp', 'install', 'rsync', 'scp', 'ditto']);
+const LISTERS = new Set([
+  'ls',
+  'dir',
+  'tree',
+  'du',
+  'stat',
+  'file',
+  'find',
+  'locate',
+  'lsattr',
+  'getfacl',
+  'readlink',
+  'realpath',
+  'test',
+  '[',
+  '[[',
+  'cd',
+  'pushd',
+  'df',
+  'namei',
+]);
+/** Options whose value is a path the command writes. */
+const OUTPUT_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  curl: ['-o', '--output'],
+  wget: ['-O', '--output-document', '-P', '--directory-prefix'],
+  tar: ['-C', '--directory'],
+  unzip: ['-d'],
+  sort: ['-o', '--output'],
+  gcc: ['-o'],
+  cc: ['-o'],
+  'g++': ['-o'],
+  clang: ['-o'],
+  go: ['-o'],
+  openssl: ['-out'],
+};
+const OUTPUT_REDIRECT = /^(?:>|>>|>\||&>|&>>|<>)$/;
+/** A program that writes nothing itself, so `PROGRAM > file` only empties the file. */
+const EMPTY_OUTPUT = new Set(['', ':', 'true', 'false']);
+
+function valueOf(a: string): string {
+  if (a.startsWith('@')) return a.slice(1);
+  return /^[a-z-]*=/i.test(a) ? a.slice(a.indexOf('=') + 1).replace(/^@/, '') : a;
+}
+
+function optionValues(args: readonly string[], options: readonly string[]): string[] {
+  const out: string[] = [];
+  args.forEach((a, k) => {
+    for (const o of options) {
+      if (a === o && args[k + 1] !== undefined) out.push(args[k + 1]);
+      else if (o.startsWith('--') && a.startsWith(`${o}=`)) out.push(a.slice(o.length + 1));
+      else if (!o.startsWith('--') && a.startsWith(o) && a.length > o.length && o.length === 2 && a[1] === o[1]) out.push(a.slice(2));
+    }
+  });
+  return out;
+}
+
+/** Operands of the command with the option values it takes removed, as far as this table knows them. */
+function operandsOf(program: string, args: readonly string[]): string[] {
+  const skip = new Set(optionValues(args, OUTPUT_OPTIONS[program] ?? []));
+  return flagsOf(args).operands.filter((a) => !skip.has(a));
+}
+
+function argumentActions(c: ShellCommand): PathAction[] {
+  const { program, args } = c.unwrapped;
+  const operands = operandsOf(program, args);
+  const out: PathAction[] = [];
+  const each = (list: readonly string[], verb: PathVerb) => list.forEach((raw) => out.push({ raw: valueOf(raw), verb }));
+  if (DELETERS.has(program)) each(operands, 'delete');
+  else if (program === 'truncate') each(operands, 'truncate');
+  else if (PERMISSION_CHANGERS.has(program))
+    each(program === 'chattr' || program === 'setcap' || program === 'restorecon' ? operands : operands.slice(1), 'permissions');
+  else if (program === 'mount' || program === 'umount') each(operands, 'mount');
+  else if (CREATORS.has(program) || EDITORS.has(program)) each(operands, 'write');
+  else if (program === 'ln') {
+    each(operands.slice(0, -1), 'read');
+    each(operands.slice(-1), operands.length > 1 ? 'write' : 'read');
+  } else if (program === 'mv') {
+    each(operands.slice(0, -1), 'move_away');
+    if (operands.length > 1) each(operands.slice(-1), 'move_into');
+  } else if (COPIERS.has(program)) {
+    each(operands.length > 1 ? operands.slice(0, -1) : operands, 'read');
+    if (operands.length > 1) each(operands.slice(-1), 'copy_into');
+  } else if (program === 'dd') {
+    for (const a of args) if (a.startsWith('of=')) out.push({ raw: a.slice(3), verb: 'write' });
+    for (const a of args) if (a.startsWith('if=')) out.push({ raw: a.slice(3), verb: 'read' });
+  } else if ((program === 'sed' || program === 'perl') && args.some((a) => /^-[a-z]*i/.test(a) || a.startsWith('--in-place'))) {
+    each(program === 'sed' ? operands.slice(args.some((a) => a === '-e' || a === '-f') ? 0 : 1) : operands.slice(0), 'write');
+  } else {
+    each(operands, LISTERS.has(program) ? 'list' : 'read');
+  }
+  const outputs = optionValues(args, OUTPUT_OPTIONS[program] ?? []);
+  const extracts = program === 'tar' ? args.some((a) => /^-?[a-zA-Z]*x/.test(a) || a === '--extract') : true;
+  if (extracts) each(outputs, 'write');
+  return out;
+}
+
+/** Every path the command names, with what it does to it (arguments, `key=/path`, `@file`, redirects). */
+export function pathActions(c: ShellCommand): PathAction[] {
+  const out = argumentActions(c);
+  const empties = EMPTY_OUTPUT.has(c.unwrapped.program) || (c.unwrapped.program === 'cat' && c.unwrapped.args.join(' ') === '/dev/null');
+  for (const r of c.redirects) {
+    if (/^\d+$|^-$/.test(r.target) || r.target === '') continue;
+    if (OUTPUT_REDIRECT.test(r.op)) out.push({ raw: r.target, verb: empties && (r.op === '>' || r.op === '>|') ? 'truncate' : 'write' });
+    else if (r.op === '<') out.push({ raw: r.target, verb: 'read' });
+  }
+  return out;
+}

@@ -1,0 +1,2 @@
+export { tracing, startTracing, tracingConfigured, NOOP_TRACING } from './tracing';
+export type { Tracing, TraceSpan, RequestSpan, SpanAttributes } from './tracing';
