@@ -208,6 +208,8 @@ export function analyzeCommand(command: string, policy: CompiledPolicy, label = 
   const zones = commandZoneFindings(parsed, risks, policy, label);
   const covered = new Map<ShellCommand, Set<string>>();
   for (const z of zones) if (z.command) covered.set(z.command, (covered.get(z.command) ?? new Set()).add(z.raw));
+  // A startup file or schedule written is judged by `persistence`, not again as a sensitive write.
+  for (const r of risks) if (r.rule === 'persistence' && r.path) covered.set(r.command, (covered.get(r.command) ?? new Set()).add(r.path));
   const findings = [
     ...blockedPatternFindings(parsed, policy, label),
     ...risks.map((r) => riskToFinding(r, label)),

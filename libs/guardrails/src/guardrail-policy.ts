@@ -36,8 +36,6 @@ export const DEFAULT_GUARDRAIL_POLICY: Readonly<ProjectGuardrailPolicy> = Object
   sensitivePathPrefixes: [
     '/etc',
     '/root',
-    '/boot',
-    '/dev',
     '/proc/self/environ',
     '/run/docker.sock',
     '/var/run/docker.sock',

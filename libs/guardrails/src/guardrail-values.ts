@@ -104,7 +104,10 @@ export const GUARDRAIL_CATEGORIES = {
   network_egress: { cap: 50, meaning: 'a network host outside networkAllowlist is contacted' },
   privilege_escalation: { cap: 20, meaning: 'command runs through sudo, doas, su or pkexec' },
   obfuscated_command: { cap: 40, meaning: 'command hides what it runs or is too complex to analyse fully' },
-  system_change: { cap: 100, meaning: 'a system zone is written, deleted, emptied, mounted or has its permissions changed' },
+  system_change: {
+    cap: 100,
+    meaning: 'a system zone is written, deleted, emptied, mounted or has its permissions changed; user accounts or the kernel are changed',
+  },
   process_control: { cap: 100, meaning: 'system processes or services are killed or stopped' },
   skill_changed: { cap: 50, meaning: 'the skill prompt or permissions changed since the skill was vetted' },
   session_sequence: { cap: 100, meaning: 'with what the same session did before, the action completes a dangerous sequence' },

@@ -98,7 +98,10 @@ export function commandZoneFindings(parsed: ParsedShell, risks: readonly Command
   for (const r of risks) judged.set(r.command, Math.max(judged.get(r.command) ?? 0, RANK[r.severity]));
   const out: ZoneFinding[] = [];
   for (const c of parsed.commands) {
-    for (const { raw, verb } of pathActions(c)) {
+    for (const action of pathActions(c)) {
+      // `/proc/$PID/mem`: whichever process it is, its memory.
+      const raw = action.raw.replace(/^(\/proc\/)(?:\$\{?\w+\}?|\u27e8\u2026\u27e9)(\/mem)$/, '$11$2');
+      const verb = action.verb;
       if (raw === '' || raw.includes(UNKNOWN_EXPANSION) || raw.startsWith('-') || raw.includes('://')) continue;
       // Naming a disk is not reading it (`lsblk /dev/sda`, `echo /dev/sda`): only programs that read contents count.
       if (verb === 'read' && !CONTENT_READERS.has(c.unwrapped.program)) continue;

@@ -79,7 +79,8 @@ export const HELD_OUT_DANGEROUS = [
   c('ho-sh-c-decoded', false, 'sh -c "$(echo cm0gLXJmIC8= | base64 -d)"', 'block', [S, D], { evasion: true }),
   c('ho-python-os-system', false, `python -c "import os; os.system('rm -rf /')"`, 'block', [S, D], { evasion: true }),
   c('ho-find-shred-all', false, 'find / -type f -exec shred -u {} +', 'block', [S, D]),
-  c('ho-dd-nvme', false, 'dd if=/dev/random of=/dev/nvme0n1', 'block', [S, D, P]),
+  // Categories changed later, not the action: /dev left the default sensitivePathPrefixes to the raw-disk zone.
+  c('ho-dd-nvme', false, 'dd if=/dev/random of=/dev/nvme0n1', 'block', [S, D]),
   c('ho-fork-bomb-spaced', false, ':(){ :|: & };:', 'block', [S, D], { evasion: true }),
   c('ho-setuid-bash', false, 'chmod 4755 /bin/bash', 'flag', [S, D]),
   // Expectation corrected after the first run: the cron job also contacts evil.example (N).

@@ -246,8 +246,10 @@ export function commandHosts(cmd: ShellCommand): HostMention[] {
   }
   if (SCP_LIKE.has(program)) {
     for (const o of operands) {
-      const m = /^(?:[^@\s/]{1,64}@)?([a-z0-9.-]{1,253}|\[[0-9a-f:]{2,45}\]):(?!\/\/)/i.exec(o);
-      if (m && looksLikeHost(m[1]) && !/^[a-z]$/i.test(m[1])) out.push({ host: normalizeHost(m[1]), word: o });
+      const m = /^(?:([^@\s/]{1,64})@)?([a-z0-9.-]{1,253}|\[[0-9a-f:]{2,45}\]):(?!\/\/)/i.exec(o);
+      // `user@name:path` names a host even without a dot (a LAN name) for file copies; git keeps ssh aliases.
+      const lanHost = m?.[1] !== undefined && program !== 'git' && /^[a-z][a-z0-9-]{0,62}$/i.test(m[2]);
+      if (m && (looksLikeHost(m[2]) || lanHost) && !/^[a-z]$/i.test(m[2])) out.push({ host: normalizeHost(m[2]), word: o });
     }
   }
   if (program === 'socat') {

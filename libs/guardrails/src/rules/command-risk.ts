@@ -12,5 +12,7 @@ export interface CommandRisk {
   command: ShellCommand;
   /** What to quote in the reason when it is more than the one command (a whole pipeline). */
   shown?: string;
-  category: 'dangerous_command' | 'obfuscated_command' | 'process_control';
+  category: 'dangerous_command' | 'obfuscated_command' | 'process_control' | 'system_change';
+  /** The path the rule judged (as written), when it judged one: other path findings stand aside for it. */
+  path?: string;
 }

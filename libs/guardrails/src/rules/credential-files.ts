@@ -20,6 +20,20 @@ const HOME_FILES: ReadonlyArray<[RegExp, string]> = [
   [/^\/\.config\/gh\/hosts\.yml$/, 'GitHub CLI token'],
   [/^\/\.terraform\.d\/credentials\.tfrc\.json$/, 'Terraform token'],
   [/^\/library\/keychains(?:\/.*)?$/, 'macOS keychain'],
+  [
+    /^\/\.(?:bash_history|zsh_history|history|sh_history|psql_history|mysql_history)$|^\/\.local\/share\/fish\/fish_history$/,
+    'shell history (often holds secrets)',
+  ],
+  [
+    /^\/(?:library\/application support|\.config)\/(?:google\/chrome|chromium|bravesoftware\/brave-browser|microsoft edge)\/[^/]+\/(?:login data|cookies|web data)$/,
+    'browser passwords or cookies',
+  ],
+  [
+    /^\/(?:\.mozilla\/firefox|library\/application support\/firefox\/profiles)\/[^/]+\/(?:logins\.json|key[34]\.db|cookies\.sqlite)$/,
+    'browser passwords or cookies',
+  ],
+  [/^\/library\/cookies(?:\/.*)?$/, 'browser passwords or cookies'],
+  [/^\/\.pgpass$|^\/\.my\.cnf$|^\/\.oci\/(?:sessions|config)(?:\/.*)?$/, 'database or cloud credentials'],
 ];
 
 const SYSTEM_FILES: ReadonlyArray<[RegExp, string]> = [

@@ -11,6 +11,7 @@ import { credentialKind, isHistoryFile } from './credential-files';
 import { diskWipe, forkBomb, permissionsOnSystem, recursiveDelete } from './destructive-commands';
 import { decodedFiles, decoderName, downloadedFiles, pipeToInterpreter, reverseShell, runsFile, substitutedDownloadRuns } from './remote-code';
 import { processControlRisks } from './process-control';
+import { systemAdminRisks } from './system-admin';
 import { looksLikeProgram, makesDecodedExecutable, runtimeCodeRisks } from './runtime-code';
 
 export { CommandRisk, Severity } from './command-risk';
@@ -90,7 +91,11 @@ function historyWipe(c: ShellCommand): string | null {
   if (unset) return `unsets ${unset} to stop recording history`;
   const exported = ['export', 'declare', 'typeset'].includes(program) ? args.map((a) => a.split('=') as [string, string]) : [];
   const bad = [...c.assignments, ...exported].find(
-    ([k, v]) => (k === 'HISTFILE' && (v === '/dev/null' || v === '')) || (/^HIST(?:FILE)?SIZE$/.test(k) && v === '0'),
+    ([k, v]) =>
+      (k === 'HISTFILE' && (v === '/dev/null' || v === '')) ||
+      (/^HIST(?:FILE)?SIZE$/.test(k) && v === '0') ||
+      (k === 'HISTCONTROL' && /ignore(?:space|both)/.test(v ?? '')) ||
+      (k === 'HISTIGNORE' && /\*/.test(v ?? '')),
   );
   if (bad) return `sets ${bad[0]}=${bad[1] === '' ? '""' : bad[1]} to stop recording history`;
   if (program === 'set' && args.includes('+o') && args.includes('history')) return 'turns shell history off';
@@ -100,11 +105,13 @@ function historyWipe(c: ShellCommand): string | null {
   return target ? `erases history or log file ${target}` : null;
 }
 
-type Hit = [rule: string, severity: Severity, description: string];
+type Hit = [rule: string, severity: Severity, description: string, path?: string];
 
 const SHUTDOWN = new Set(['shutdown', 'reboot', 'halt', 'poweroff']);
-const BOOT_OR_SCHEDULE = /^\/etc\/crontab$|^\/etc\/cron\.[a-z]+\/|^\/var\/spool\/cron\/|^\/etc\/systemd\/system\/|^\/etc\/rc\.local$|^\/etc\/ld\.so\.preload$/;
-const SHELL_STARTUP = /\/\.(?:bashrc|bash_profile|profile|zshrc|zprofile|bash_login)$/;
+const BOOT_OR_SCHEDULE =
+  /^\/etc\/crontab$|^\/etc\/cron\.[a-z]+\/|^\/var\/spool\/cron\/|^\/etc\/systemd\/system\/|^\/etc\/rc\.local$|^\/etc\/ld\.so\.preload$|^\/etc\/init\.d\/|^\/etc\/rc\d?\.d\/|^\/etc\/update-motd\.d\/|^\/etc\/xdg\/autostart\/|\/\.config\/autostart\/|\/\.config\/systemd\/user\/|\/\.ssh\/rc$|^\/etc\/profile$|^\/etc\/profile\.d\/|^\/etc\/bash\.bashrc$|\/library\/preferences\/(?:byhost\/)?com\.apple\.loginwindow/;
+const SHELL_STARTUP =
+  /\/\.(?:bashrc|bash_profile|profile|zshrc|zprofile|zshenv|zlogin|zlogout|bash_login|bash_logout|shrc|kshrc|cshrc|tcshrc)$|\/\.config\/fish\/config\.fish$/;
 const HOST_MOUNT = /^(?:--volume=|-v)?\/(?::|var\/run\/docker\.sock|run\/docker\.sock)/;
 
 /** Shutdowns, killing everything, disabling the firewall, wiping cron. */
@@ -139,7 +146,8 @@ function persistence(c: ShellCommand): Hit[] {
     const key = normalizePath(t, c.cwd).key;
     if (/\/\.ssh\/authorized_keys2?$/.test(key)) hits.push(['persistence', 'high', 'adds an SSH key to authorized_keys (persistence)']);
     else if (BOOT_OR_SCHEDULE.test(key)) hits.push(['persistence', 'high', `writes ${t}, which runs code at boot or on a schedule (persistence)`]);
-    else if (SHELL_STARTUP.test(key)) hits.push(['persistence', 'medium', `modifies shell startup file ${t} (persistence)`]);
+    // A startup file written asks for approval (flag), not a block: `npm completion >> ~/.bashrc` is everyday.
+    else if (SHELL_STARTUP.test(key)) hits.push(['persistence', 'medium', `modifies shell startup file ${t} (persistence)`, t]);
   }
   return hits;
 }
@@ -161,7 +169,14 @@ function environmentDump(program: string, args: string[]): Hit[] {
 function miscellaneous(c: ShellCommand): CommandRisk[] {
   const { program, args } = c.unwrapped;
   const hits = [...sabotage(program, args), ...persistence(c), ...containerEscape(program, args), ...environmentDump(program, args)];
-  return hits.map(([rule, severity, description]) => ({ rule, severity, description, command: c, category: 'dangerous_command' }));
+  return hits.map(([rule, severity, description, path]) => ({
+    rule,
+    severity,
+    description,
+    command: c,
+    category: 'dangerous_command',
+    ...(path ? { path } : {}),
+  }));
 }
 
 export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
@@ -203,6 +218,7 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
       });
     }
     risks.push(...processControlRisks(c, pipeline));
+    risks.push(...systemAdminRisks(c));
     // A function body read where it is defined has unknown arguments; it is judged again where it is called.
     risks.push(...runtimeCodeRisks(c).filter((r) => !(c.inDefinition && r.rule === 'dynamic_eval')));
     const dropped = makesDecodedExecutable(c, decoded, (p) => normalizePath(p, c.cwd).key);

@@ -99,6 +99,13 @@ const SECURITY_AGENTS = [
   'amazon-ssm-agent',
   'google_guest_agent',
   'waagent',
+  'pf',
+  'cbdaemon',
+  'littlesnitch',
+  'littlesnitchd',
+  'opendns',
+  'syspolicyd',
+  'xprotect',
 ];
 const CRITICAL_NAMES = new Map<string, string>([
   ...SYSTEM_DAEMONS.map((n): [string, string] => [n, 'a system daemon']),

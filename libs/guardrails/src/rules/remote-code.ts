@@ -28,6 +28,7 @@ const DOWNLOADERS = new Set([
 const DECODERS: ReadonlyArray<[string, (a: string[]) => boolean]> = [
   ['base64', (a) => a.some((x) => x === '-d' || x === '--decode' || x === '-D')],
   ['base32', (a) => a.some((x) => x === '-d' || x === '--decode')],
+  ['b64decode', () => true],
   ['xxd', (a) => a.includes('-r')],
   ['openssl', (a) => a.includes('-d') || a.includes('base64')],
   ['gunzip', () => true],

@@ -65,8 +65,9 @@ export const SYSTEM_ZONES: readonly SystemZone[] = [
     label: 'raw disks and memory',
     prefixes: [],
     patterns: [RAW_STORAGE],
-    // Writes to disks are `disk_wipe` (critical) already; reading them reads every file and secret.
-    verbs: { read: 'high', delete: 'high', permissions: 'high', mount: 'high' },
+    // dd, redirects and mkfs onto disks are `disk_wipe` (critical) already; partitioning, volume and repair
+    // tools write them too (high). Reading them reads every file and secret.
+    verbs: { read: 'high', write: 'high', delete: 'high', permissions: 'high', mount: 'high' },
   },
   { id: 'input_devices', label: 'keyboards, cameras and microphones', prefixes: [], patterns: [INPUT_DEVICE], verbs: { read: 'high', ...CHANGE_HIGH } },
   {

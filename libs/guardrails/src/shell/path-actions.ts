@@ -21,7 +21,7 @@ const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm', 'wipe']);
 const PERMISSION_CHANGERS = new Set(['chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'chcon', 'setcap', 'restorecon']);
 const CREATORS = new Set(['touch', 'mkdir', 'mknod', 'mkfifo', 'tee']);
 /** Editors write the files they open. */
-const EDITORS = new Set(['vi', 'vim', 'nvim', 'nano', 'emacs', 'ed', 'pico', 'micro', 'sudoedit', 'joe', 'mcedit']);
+const EDITORS = new Set(['vi', 'vim', 'nvim', 'nano', 'emacs', 'ed', 'ee', 'pico', 'micro', 'sudoedit', 'joe', 'mcedit']);
 const COPIERS = new Set(['cp', 'install', 'rsync', 'scp', 'ditto']);
 const LISTERS = new Set([
   'ls',
@@ -57,8 +57,42 @@ const OUTPUT_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   clang: ['-o'],
   go: ['-o'],
   openssl: ['-out'],
+  'grub-mkconfig': ['-o', '--output'],
+  'grub2-mkconfig': ['-o', '--output'],
+  pandoc: ['-o', '--output'],
 };
 const OUTPUT_REDIRECT = /^(?:>|>>|>\||&>|&>>|<>)$/;
+/** Disk and volume tools, and whether these arguments change the disks they name (else they only look). */
+const DISK_TOOLS: Readonly<Record<string, (args: readonly string[]) => boolean>> = {
+  parted: (a) => a.some((x) => /^(?:mklabel|mktable|mkpart|rm|resizepart|name|set|rescue|toggle)$/.test(x)),
+  fdisk: (a) => !a.some((x) => /^-(?:l|-list)$/.test(x)),
+  sfdisk: (a) => !a.some((x) => /^-(?:l|d|-list|-dump|s|-show-size)$/.test(x)),
+  cfdisk: () => true,
+  gdisk: (a) => !a.includes('-l'),
+  cgdisk: () => true,
+  pvcreate: () => true,
+  pvremove: () => true,
+  vgcreate: () => true,
+  vgextend: () => true,
+  vgreduce: () => true,
+  lvcreate: () => true,
+  mdadm: (a) => a.some((x) => /^-(?:C|f|r|a|-create|-fail|-remove|-add|-zero-superblock|-grow)$/.test(x)),
+  cryptsetup: (a) => a.some((x) => /^(?:luksFormat|erase|luksErase|reencrypt|luksAddKey|luksRemoveKey|luksKillSlot|convert)$/.test(x)),
+  stratis: (a) => a.includes('create') || a.includes('add-data'),
+  nwipe: () => true,
+  bmaptool: (a) => a[0] === 'copy',
+  'rpi-imager': (a) => a.includes('--cli'),
+  growpart: () => true,
+  resize2fs: () => true,
+  e2fsck: (a) => !a.includes('-n'),
+  fsck: (a) => !a.includes('-n'),
+  ntfsfix: () => true,
+  f3fix: () => true,
+  badblocks: (a) => a.includes('-w') || a.includes('-n'),
+  hdparm: (a) => a.some((x) => /^--(?:security-erase|security-erase-enhanced|trim-sector-ranges|dco-restore|write-sector|make-bad-sector)|^-z$/.test(x)),
+  losetup: (a) => !a.some((x) => /^-(?:l|a|-list|-all)$/.test(x)) && a.some((x) => !x.startsWith('-')),
+  tune2fs: (a) => a.some((x) => /^-[^l]/.test(x)),
+};
 /** A program that writes nothing itself, so `PROGRAM > file` only empties the file. */
 const EMPTY_OUTPUT = new Set(['', ':', 'true', 'false']);
 
@@ -91,7 +125,10 @@ function argumentActions(c: ShellCommand): PathAction[] {
   const out: PathAction[] = [];
   const each = (list: readonly string[], verb: PathVerb) => list.forEach((raw) => out.push({ raw: valueOf(raw), verb }));
   if (DELETERS.has(program)) each(operands, 'delete');
+  else if (program === 'find' && args.some((a, k) => a === '-delete' || (/^-exec(?:dir)?$/.test(a) && /(?:^|\/)(?:rm|shred|unlink)$/.test(args[k + 1] ?? ''))))
+    each(args.filter((a) => !a.startsWith('-')).slice(0, 1), 'delete');
   else if (program === 'truncate') each(operands, 'truncate');
+  else if (DISK_TOOLS[program]) each(operands, DISK_TOOLS[program](args) ? 'write' : 'list');
   else if (PERMISSION_CHANGERS.has(program))
     each(program === 'chattr' || program === 'setcap' || program === 'restorecon' ? operands : operands.slice(1), 'permissions');
   else if (program === 'mount' || program === 'umount') each(operands, 'mount');
