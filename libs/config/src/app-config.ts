@@ -331,6 +331,13 @@ export class AppConfig {
   @IsIn(['on', 'off'])
   LOCAL_TEXT_EARLY_EXIT: 'on' | 'off' = 'on';
 
+  /** Skill vetting reads a skill's prompt with the learned prompt-attack heads beside its
+   * rules (`on`), or with the rules alone (`off`, the default): on held-out look-alikes the
+   * heads flag 20 % of benign prompts (46 % in English) and 26 % of benign texts cross-source
+   * (libs/guardrails/GUARDRAILS.md, "Prompt attacks"), so they are opt-in until that falls. */
+  @IsIn(['on', 'off'])
+  SKILL_PROMPT_MODEL: 'on' | 'off' = 'off';
+
   /** Read text in images with Tesseract and score it with the text model. */
   @IsIn(['on', 'off'])
   IMAGE_OCR: 'on' | 'off' = 'on';

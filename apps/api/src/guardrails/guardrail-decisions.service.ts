@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { Principal, principalIdentity } from '@cds/auth';
+import { AppConfig } from '@cds/config';
 import { DomainEvent, envelope, GuardrailAlertV1, GuardrailKind, timeOrderedId } from '@cds/events';
 import {
   authorizeAction,
@@ -39,6 +40,7 @@ export class GuardrailDecisions {
     private readonly pins: SkillPins,
     private readonly sessions: SessionHistory,
     private readonly text: LocalTextRuntime,
+    private readonly config: AppConfig,
   ) {}
 
   async decide(kind: GuardrailKind, p: Principal, body: Record<string, unknown>) {
@@ -61,9 +63,14 @@ export class GuardrailDecisions {
     let promptModel: PromptModelScore | null = null;
     if ('skillId' in input) {
       skill = { skillId: input.skillId, contentHash: skillContentHash(input) };
-      // The learned prompt-attack heads read a skill's prompt here (the engine stays pure):
-      // one pass through the heads' layer; none under LOCAL_TEXT_MODEL=ngram (rules alone).
-      const [pinned, model] = await Promise.all([this.pins.pinned(p.tenantId, projectId, input.skillId), this.text.scorePromptAttack(input.prompt)]);
+      // The learned prompt-attack heads read a skill's prompt here when SKILL_PROMPT_MODEL=on
+      // (the engine stays pure): one pass through the heads' layer; none under
+      // LOCAL_TEXT_MODEL=ngram or by default (rules alone).
+      const useModel = this.config.SKILL_PROMPT_MODEL === 'on';
+      const [pinned, model] = await Promise.all([
+        this.pins.pinned(p.tenantId, projectId, input.skillId),
+        useModel ? this.text.scorePromptAttack(input.prompt) : null,
+      ]);
       promptModel = model;
       verdict = vetSkill(input, policy, pinned, promptModel);
     } else if (sessionId && history) {
