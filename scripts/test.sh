@@ -120,10 +120,16 @@ express_suites() {
   # (the files before --selectProjects, which would take them for project names)
   E2E_HTTP_ADAPTER=express jest_tier e2e-express --runInBand --runTestsByPath "${files[@]}" --selectProjects e2e
 }
-distributed() { E2E_MODE=distributed jest_tier e2e-distributed --runInBand --selectProjects e2e distributed; }
+# The e2e suites are independent (each its own data dir, ports, and topic/index prefix) and
+# spend much of their time waiting on processes, so two run at once; the fault tests
+# (SIGKILLs, a broker restarted) keep the machine to themselves, one after another.
+distributed() {
+  E2E_MODE=distributed jest_tier e2e-distributed --maxWorkers=2 --selectProjects e2e &&
+    E2E_MODE=distributed jest_tier faults-distributed --runInBand --selectProjects distributed
+}
 lane_local() {
   step "integration" jest_tier integration --runInBand --selectProjects integration
-  step "e2e (fastify, embedded)" jest_tier e2e-fastify --runInBand --selectProjects e2e
+  step "e2e (fastify, embedded)" jest_tier e2e-fastify --maxWorkers=2 --selectProjects e2e
   step "e2e adapter-contract suites (express, embedded)" express_suites
   step "API contract: schemathesis (fastify)" scripts/api-contract.sh fastify
   step "API contract: schemathesis (express)" scripts/api-contract.sh express
