@@ -1,0 +1,60 @@
+/**
+ * Why an exit plan meets the limits or not: per candidate layer (and the two rules, both
+ * sides of the threshold or clearly benign only), across margins, the share of chunks that
+ * leave, the encoder work, the decisions changed and the any-unsafe AUPRC lost on the dev
+ * split, overall and in the worst language (languages of ≥ 200 rows, as the limits count).
+ */
+import { LOCAL_TEXT_CATEGORIES } from '@cds/providers';
+import { ExitFigures, LAST_LAYER, PlanExit, simulate } from './exit-plan';
+import type { SplitData } from './exit-model';
+
+export const CURVE_MARGINS = [0, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10, 12];
+
+const pct = (x: number) => `${(x * 100).toFixed(2)}`;
+
+function worst(f: ExitFigures): { changed: [string, number]; auprc: [string, number] } {
+  let changed: [string, number] = ['-', 0];
+  let auprc: [string, number] = ['-', 0];
+  for (const [lang, l] of Object.entries(f.byLanguage)) {
+    if (l.rows < 200) continue;
+    if (l.changed / l.rows > changed[1]) changed = [lang, l.changed / l.rows];
+    const loss = l.anyUnsafe ? l.anyUnsafe.full - l.anyUnsafe.exit : 0;
+    if (loss > auprc[1]) auprc = [lang, loss];
+  }
+  return { changed, auprc };
+}
+
+/** One table row: margin | left early % | work % | changed % (added/dropped) | AUPRC lost | worst language changed | worst language AUPRC lost | changed by category */
+export function curveRow(exits: PlanExit[], f: ExitFigures): string {
+  const chunks = Object.values(f.leftAt).reduce((a, b) => a + b, 0);
+  const early = chunks - (f.leftAt[LAST_LAYER] ?? 0);
+  const w = worst(f);
+  const byCat = LOCAL_TEXT_CATEGORIES.filter((c) => f.changedByCategory[c] > 0)
+    .map((c) => `${c} ${f.changedByCategory[c]}`)
+    .join(', ');
+  return `| ${exits.map((e) => e.margin).join('+')} | ${pct(early / Math.max(1, chunks))} | ${pct(f.computeShare)} | ${pct(f.changedShare)} (${f.added}/${f.dropped}) | ${(f.anyUnsafe.full - f.anyUnsafe.exit).toFixed(4)} | ${w.changed[0]} ${pct(w.changed[1])} | ${w.auprc[0]} ${w.auprc[1].toFixed(4)} | ${byCat} |`;
+}
+
+export function printCurves(dev: SplitData, candidates: number[], log: (m: string) => void): void {
+  const none = simulate(dev, []);
+  log(
+    `dev: ${none.rows} rows, ${none.embeddedRows} embedded; any-unsafe AUPRC of the full model ${none.anyUnsafe.full.toFixed(4)} (${none.anyUnsafe.positives} positives)`,
+  );
+  log(
+    `languages (rows, embedded, any-unsafe positives): ${Object.entries(none.byLanguage)
+      .map(([l, x]) => `${l} ${x.rows}/${x.embedded}/${x.anyUnsafe?.positives ?? '-'}`)
+      .join(', ')}`,
+  );
+  for (const benignOnly of [false, true])
+    for (const layer of candidates) {
+      log(`\nlayer ${layer}, ${benignOnly ? 'clearly benign only' : 'clearly benign or clearly past'}`);
+      log(
+        '| margin | left early % | work % | changed % (added/dropped) | AUPRC lost | worst language changed % | worst language AUPRC lost | changed by category |',
+      );
+      log('|---|---|---|---|---|---|---|---|');
+      for (const margin of CURVE_MARGINS) {
+        const exits = [{ layer, margin, benignOnly }];
+        log(curveRow(exits, simulate(dev, exits)));
+      }
+    }
+}
