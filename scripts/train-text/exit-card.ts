@@ -15,13 +15,17 @@ const ap = (p: AuprcPair | null) =>
 export function exitSection(o: {
   plan: PlanSim;
   dev: ExitFigures;
-  test: ExitFigures;
+  /** null: the test split not measured yet (the figures shown are the dev split's) */
+  test: ExitFigures | null;
   headsId: string;
   trainChunks: number;
   candidates: number[];
+  /** languages with fewer dev rows were shown but not held to the limits */
+  minLanguageRows: number;
   date: string;
 }): string {
-  const { plan, test } = o;
+  const { plan } = o;
+  const test = o.test ?? o.dev;
   const exits = plan.exits.map((e) => `layer ${e.layer} (margin ${e.margin} logits)`).join(', then ');
   const chunks = Object.values(test.leftAt).reduce((a, b) => a + b, 0);
   const left = Object.entries(test.leftAt)
@@ -32,9 +36,11 @@ export function exitSection(o: {
     EXIT_SECTION_START,
     '## Early exit',
     '',
-    `Measured ${o.date} on the held-out test split (${test.rows} rows, ${test.embeddedRows} not cleared by the cascade), against`,
+    o.test
+      ? `Measured ${o.date} on the held-out test split (${test.rows} rows, ${test.embeddedRows} not cleared by the cascade), against`
+      : `Measured ${o.date} on the **dev split, where the plan and its margins were chosen: not held out**; the test split is not yet measured (\`--no-test\`: its texts are not embedded at the exit layers yet). ${test.rows} rows, ${test.embeddedRows} not cleared by the cascade; against`,
     `the full model \`${o.headsId}\`: \`npm run train:text:exit\` (heads learnt on ${o.trainChunks} training-split chunks; the plan and`,
-    `its margins chosen on the dev split among exits at layers ${o.candidates.join(', ')}, alone or in pairs; this split untouched until then).`,
+    `its margins chosen on the dev split among exits at layers ${o.candidates.join(', ')}, alone or in pairs${o.test ? '; this split untouched until then' : ''}).`,
     '',
     `- **Rule**: ${exits}. At an exit, one head per signal estimates the full model's calibrated probability from that`,
     "  layer's pooled output; a chunk leaves when every signal a category folds is estimated at least the margin (in logits)",
@@ -56,8 +62,10 @@ export function exitSection(o: {
       ([lang, l]) => `| ${lang} | ${l.rows} | ${l.embedded} | ${l.changed} (${pct(l.changed / Math.max(1, l.rows))}) | ${ap(l.anyUnsafe)} |`,
     ),
     '',
-    `On the dev split, where the plan was chosen: decisions changed ${pct(o.dev.changedShare)}, any-unsafe AUPRC ${ap(o.dev.anyUnsafe)},`,
-    `encoder work ${pct(o.dev.computeShare)}. (— : fewer than 20 positives or negatives.)`,
+    o.test
+      ? `On the dev split, where the plan was chosen: decisions changed ${pct(o.dev.changedShare)}, any-unsafe AUPRC ${ap(o.dev.anyUnsafe)}, encoder work ${pct(o.dev.computeShare)}.`
+      : `The plan was chosen with every language of ≥ ${o.minLanguageRows} dev rows held to the limits; smaller languages are shown but were not held to them.`,
+    '(— : fewer than 20 positives or negatives.)',
     EXIT_SECTION_END,
   ];
   return lines.join('\n');

@@ -54,7 +54,15 @@ export interface SplitData {
   tokens: number[][];
 }
 
-export function fitExitModel(input: ExitModelInput): { file: EmbeddingExitFile; dev: ExitFigures; test: ExitFigures; plan: PlanSim; trainChunks: number } {
+/** `test` is null with --no-test (the test split not embedded yet: the file is written with
+ * the dev split's figures only, and the card says so). */
+export function fitExitModel(input: ExitModelInput): {
+  file: EmbeddingExitFile;
+  dev: ExitFigures;
+  test: ExitFigures | null;
+  plan: PlanSim;
+  trainChunks: number;
+} {
   const { heads, rows, candidates, layerCaches, finalCache, args, log } = input;
   const signals = Object.keys(heads.heads) as LocalTextSignal[];
   const clearBelow = heads.cascade?.clearBelow;
@@ -64,7 +72,7 @@ export function fitExitModel(input: ExitModelInput): { file: EmbeddingExitFile; 
   const finalVecs = {
     train: chunkVectors(rows.train, finalCache),
     dev: chunkVectors(rows.dev, finalCache),
-    test: args['dev-only'] === 'true' || args.curve === 'true' ? [] : chunkVectors(rows.test, finalCache),
+    test: ['dev-only', 'curve', 'no-test'].some((a) => args[a] === 'true') ? [] : chunkVectors(rows.test, finalCache),
   };
   const chunkFull = (split: keyof typeof rows) => finalVecs[split].map((cs) => cs.map((v) => scoreChunks(heads.heads, [v])));
 
@@ -117,6 +125,7 @@ export function fitExitModel(input: ExitModelInput): { file: EmbeddingExitFile; 
     auprcLoss: numberArg(args, 'max-auprc-loss', 0.0025),
     languageChanged: numberArg(args, 'max-language-changed', 0.005),
     languageAuprcLoss: numberArg(args, 'max-language-auprc-loss', 0.005),
+    languageMinRows: numberArg(args, 'min-language-rows', 200),
   };
   const plan = choosePlan(dev, candidates, limits, log);
   if (!plan) throw new Error('no exit plan meets the limits on the dev split');
@@ -125,8 +134,9 @@ export function fitExitModel(input: ExitModelInput): { file: EmbeddingExitFile; 
   if (args['dev-only'] === 'true')
     return { file: null as unknown as EmbeddingExitFile, dev: plan.figures, test: plan.figures, plan, trainChunks: trainTargets.length };
   // 4. the test split, for the card
-  const test = simulate(prepare('test'), plan.exits);
-  log(`test: ${describe(test)}`);
+  const test = args['no-test'] === 'true' ? null : simulate(prepare('test'), plan.exits);
+  if (test) log(`test: ${describe(test)}`);
+  else log('test: not measured (--no-test)');
   const file: EmbeddingExitFile = {
     format: 1,
     calibratedFor: { model: input.headsId, weightsSha256: input.weightsSha256 },
@@ -236,12 +246,7 @@ function estimates(
 }
 
 /** The cheapest plan (one exit, or two) and margins that keep within the limits on `dev`. */
-function choosePlan(
-  dev: SplitData,
-  candidates: number[],
-  limits: { changed: number; auprcLoss: number; languageChanged: number; languageAuprcLoss: number },
-  log: (m: string) => void,
-): PlanSim | null {
+function choosePlan(dev: SplitData, candidates: number[], limits: Limits, log: (m: string) => void): PlanSim | null {
   const plans: number[][] = [...candidates.map((l) => [l]), ...candidates.flatMap((a, i) => candidates.slice(i + 1).map((b) => [a, b]))];
   let best: PlanSim | null = null;
   for (const layers of plans) {
@@ -263,10 +268,20 @@ function choosePlan(
   return best;
 }
 
-function withinLimits(f: ExitFigures, l: { changed: number; auprcLoss: number; languageChanged: number; languageAuprcLoss: number }): boolean {
+/** Overall, and in every language of at least `languageMinRows` dev rows (below, one
+ * changed decision is already more than 0.5 %). */
+interface Limits {
+  changed: number;
+  auprcLoss: number;
+  languageChanged: number;
+  languageAuprcLoss: number;
+  languageMinRows: number;
+}
+
+function withinLimits(f: ExitFigures, l: Limits): boolean {
   if (f.changedShare > l.changed || f.anyUnsafe.full - f.anyUnsafe.exit > l.auprcLoss) return false;
   for (const lang of Object.values(f.byLanguage)) {
-    if (lang.rows < 200) continue;
+    if (lang.rows < l.languageMinRows) continue;
     if (lang.changed / lang.rows > l.languageChanged) return false;
     if (lang.anyUnsafe && lang.anyUnsafe.full - lang.anyUnsafe.exit > l.languageAuprcLoss) return false;
   }

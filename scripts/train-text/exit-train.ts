@@ -8,6 +8,9 @@
  *   nice npm run train:text:exit -- [--data-dir <dir>] [--layers 2,3,4,6 (candidate exit layers)]
  *        [--train-share 0.25] [--embed-only [--splits dev,train]] [--dry-run] [--dev-only (no test split: explore)]
  *        [--curve (with --splits dev,train: per exit layer and margin, what leaves and what changes on dev)]
+ *        [--no-test (the test split not embedded: write the exits with the dev split's figures, the card says so)]
+ *        [--max-changed 0.0025] [--max-auprc-loss 0.0025] [--max-language-changed 0.005] [--max-language-auprc-loss 0.005]
+ *        [--min-language-rows 200 (smaller languages are not held to the per-language limits)]
  *   TEXT_WORKERS=2 embeds with two worker threads (default one)
  *
  * 1. Embeds the rows (a share of the training split, the dev and test splits, every chunk)
@@ -64,7 +67,7 @@ async function main(): Promise<void> {
   const layerCaches = new Map(candidates.map((l) => [l, EmbeddingCache.forWeights(model.weightsSha256, l)]));
   const ov = heads.model.overlay;
   const finalCache = EmbeddingCache.forWeights(model.weightsSha256, heads.model.layers, ov && { path: join(EMBEDDING_MODEL_DIR, ov.file), sha256: ov.sha256 });
-  for (const name of (args.splits ?? 'dev,test,train').split(',') as ('dev' | 'test' | 'train')[]) {
+  for (const name of (args.splits ?? (args['no-test'] === 'true' ? 'dev,train' : 'dev,test,train')).split(',') as ('dev' | 'test' | 'train')[]) {
     log(`${name}: layers ${candidates.join(', ')} and the full model`);
     await ensureLayers(rows[name].chunks.flat(), candidates, layerCaches, { cache: finalCache, layers: heads.model.layers }, log);
   }
@@ -99,6 +102,7 @@ async function main(): Promise<void> {
     headsId,
     trainChunks: result.trainChunks,
     candidates,
+    minLanguageRows: numberArg(args, 'min-language-rows', 200),
     date: new Date().toISOString().slice(0, 10),
   });
   writeFileSync(cardPath, withExitSection(readFileSync(cardPath, 'utf8'), section));
