@@ -15,6 +15,8 @@ export class EmbeddingCache {
   private readonly rows = new Map<string, number>();
   private vectors: Float32Array;
   private size = 0;
+  /** what the files held when read (alignFiles) */
+  private onDisk: { keys: number; bytes: number } | null = null;
   private readonly keysPath: string;
   private readonly vectorsPath: string;
 
@@ -36,16 +38,27 @@ export class EmbeddingCache {
     this.vectors.set(new Float32Array(buf.buffer, buf.byteOffset, n * EMBEDDING_DIM));
     for (let i = 0; i < n; i++) this.rows.set(keys[i], i);
     this.size = n;
-    // a run killed between the two appends leaves the files out of step: cut both to n
-    if (keys.length !== n)
+    this.onDisk = { keys: keys.length, bytes: buf.length };
+  }
+
+  /** Before the first append: a run killed between its two appends leaves the files out of
+   * step, so both are cut to the rows they share. Only a writer does this, so a process
+   * that only reads the cache never changes the files another one is appending to. */
+  private alignFiles(): void {
+    if (!this.onDisk) return;
+    const { keys, bytes } = this.onDisk;
+    this.onDisk = null;
+    if (keys !== this.size) {
+      const lines = readFileSync(this.keysPath, 'utf8').split('\n').filter(Boolean);
       writeFileSync(
         this.keysPath,
-        keys
-          .slice(0, n)
+        lines
+          .slice(0, this.size)
           .map((k) => `${k}\n`)
           .join(''),
       );
-    if (buf.length !== n * EMBEDDING_DIM * 4) truncateSync(this.vectorsPath, n * EMBEDDING_DIM * 4);
+    }
+    if (bytes !== this.size * EMBEDDING_DIM * 4) truncateSync(this.vectorsPath, this.size * EMBEDDING_DIM * 4);
   }
 
   /** The cache of one model's embeddings: its weights, how many of its layers run, and the
@@ -79,7 +92,7 @@ export class EmbeddingCache {
     for (let i = 0; i < todo.length; i += inFlight) {
       const part = todo.slice(i, i + inFlight);
       const vecs = await Promise.all(part.map((t) => pool.embed(t)));
-      this.append(part, vecs);
+      this.put(part, vecs);
       if (Date.now() - lastLog > 30_000 || i + inFlight >= todo.length) {
         lastLog = Date.now();
         const done = Math.min(todo.length, i + inFlight);
@@ -89,7 +102,10 @@ export class EmbeddingCache {
     }
   }
 
-  private append(texts: string[], vecs: Float32Array[]): void {
+  /** Adds embeddings computed elsewhere (texts already cached are not checked: callers add
+   * only what `has` says is missing). */
+  put(texts: string[], vecs: Float32Array[]): void {
+    this.alignFiles();
     const need = (this.size + texts.length) * EMBEDDING_DIM;
     if (need > this.vectors.length) {
       const grown = new Float32Array(Math.max(need, this.vectors.length * 2));
