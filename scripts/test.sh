@@ -115,7 +115,7 @@ wait_for "$infra_pid" "the start of Kafka and Elasticsearch"
 
 # ---------------------------------------------------------------------- 1. the lanes
 express_suites() {
-  local files=()
+  local s files=()
   for s in "${EXPRESS_SUITES[@]}"; do files+=("test/e2e/$s.e2e-spec.ts"); done
   # (the files before --selectProjects, which would take them for project names)
   E2E_HTTP_ADAPTER=express jest_tier e2e-express --runInBand --runTestsByPath "${files[@]}" --selectProjects e2e
