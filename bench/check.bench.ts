@@ -121,7 +121,8 @@ function report(rows: any[], mix: Awaited<ReturnType<typeof mixRows>> | null, si
       console.log(`| ${v.label} | ${v.rps} (${v.runs.map((r) => r.rps).join(', ')}) | ${v.p50} | ${v.p99} | ${v.cpuUs} | ${(v.rps / base.rps).toFixed(2)} |`);
     }
   }
-  console.log(`written to ${writeResult(all ? 'check' : 'check-signals', report)}`);
+  const name = process.env.BENCH_ONLY === 'mix' ? 'check-mix' : all ? 'check' : 'check-signals';
+  console.log(`written to ${writeResult(name, report)}`);
 }
 
 /** What the operator's signals cost: access lines on, and tracing exporting, each beside
