@@ -73,6 +73,11 @@ interface Slot<TIn, TOut> {
 
 /** how long a graceful close waits for a worker to free its model before terminating it */
 const CLOSE_GRACE_MS = 2_000;
+/** the same for a worker still loading its model: it reads `close` only once the load
+ * returns, and a thread terminated inside the native load can abort the whole process
+ * (koffi's napi_throw as the environment is torn down), so it gets the time a load can
+ * take on a loaded machine; past it the load is taken to hang, and terminated */
+const LOAD_GRACE_MS = 60_000;
 const firstLine = (text: string) => text.split('\n', 1)[0];
 
 /**
@@ -384,6 +389,7 @@ export abstract class ModelWorkerPool<TIn, TOut, TMessage extends { type: string
     for (const slot of this.slots) {
       if (slot.respawnTimer) clearTimeout(slot.respawnTimer);
       slot.respawnTimer = null;
+      const loading = !slot.ready;
       slot.ready = false;
       const worker = slot.worker;
       if (!worker) continue;
@@ -393,8 +399,9 @@ export abstract class ModelWorkerPool<TIn, TOut, TMessage extends { type: string
       }
       running.push(
         new Promise<void>((resolve) => {
-          // a worker busy in a batch answers `close` after it: give it a moment, then terminate
-          const timer = setTimeout(() => void worker.terminate().then(() => resolve()), CLOSE_GRACE_MS);
+          // a worker busy in a batch (or its load) answers `close` after it: give it that
+          // time, then terminate
+          const timer = setTimeout(() => void worker.terminate().then(() => resolve()), loading ? LOAD_GRACE_MS : CLOSE_GRACE_MS);
           worker.once('exit', () => {
             clearTimeout(timer);
             resolve();
