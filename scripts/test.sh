@@ -120,13 +120,11 @@ express_suites() {
   # (the files before --selectProjects, which would take them for project names)
   E2E_HTTP_ADAPTER=express jest_tier e2e-express --runInBand --runTestsByPath "${files[@]}" --selectProjects e2e
 }
-# The e2e suites are independent (each its own data dir, ports, and topic/index prefix) and
-# spend much of their time waiting on processes, so two run at once; the fault tests
-# (SIGKILLs, a broker restarted) keep the machine to themselves, one after another.
-distributed() {
-  E2E_MODE=distributed jest_tier e2e-distributed --maxWorkers=2 --selectProjects e2e &&
-    E2E_MODE=distributed jest_tier faults-distributed --runInBand --selectProjects distributed
-}
+# One suite at a time: two distributed deployments at once (eight service processes beside
+# Kafka and Elasticsearch on 2 cores) let the projection fall more than PROJECTION_WAIT_MS
+# behind, and a read right after a write then answers from what was projected (a CI failure
+# of text-model.e2e on 2026-11-29). The embedded suites run two at a time (see lane_local).
+distributed() { E2E_MODE=distributed jest_tier e2e-distributed --runInBand --selectProjects e2e distributed; }
 lane_local() {
   step "integration" jest_tier integration --runInBand --selectProjects integration
   step "e2e (fastify, embedded)" jest_tier e2e-fastify --maxWorkers=2 --selectProjects e2e
