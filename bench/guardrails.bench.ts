@@ -91,6 +91,8 @@ async function main() {
       seconds: SECONDS,
       connections: SKILL_CONNECTIONS,
       textModel,
+      // the heads read a skill's prompt only when asked (the default is the rules alone)
+      env: { SKILL_PROMPT_MODEL: 'on' },
     });
     skills[textModel] = service;
   }
