@@ -33,9 +33,9 @@ const LIB_DEPS = {
   'blob-store': ['config', 'errors'],
   media: ['egress', 'errors'],
   'event-log': ['backoff', 'config', 'events'],
-  'read-models': ['backoff', 'config', 'errors', 'event-log', 'events', 'tracing'],
+  'read-models': ['backoff', 'config', 'errors', 'event-log', 'events', 'threads', 'tracing'],
   'write-path': ['errors', 'event-log', 'events', 'metrics', 'tracing'],
-  providers: ['backoff', 'config', 'errors', 'events', 'guardrails', 'metrics', 'policy'],
+  providers: ['backoff', 'config', 'errors', 'events', 'guardrails', 'metrics', 'policy', 'threads'],
   projector: ['config', 'event-log', 'events', 'metrics', 'read-models'],
   'webhook-dispatch': ['backoff', 'config', 'egress', 'event-log', 'events', 'metrics', 'read-models', 'webhooks'],
   checks: [

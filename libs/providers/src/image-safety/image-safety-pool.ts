@@ -2,7 +2,7 @@ import { ModelWorkerPool, WorkerPoolLogLevel } from '../worker-pool/model-worker
 import { ImageSafetyModelFiles, locateImageSafetyModel } from './image-safety-model-files';
 import { MAX_SAFETY_BATCH, safetyBatchSize } from './image-safety-pool.rules';
 import { SafetyScores, safetyScoresAt } from './image-safety-scores';
-import { SAFETY_WORKER_SOURCE, SafetyWorkerData, SafetyWorkerMessage, SafetyWorkerRequest } from './image-safety-worker.source';
+import { SAFETY_WORKER_FILE, SafetyWorkerData, SafetyWorkerMessage, SafetyWorkerRequest } from './image-safety-worker.protocol';
 
 /** The side of the square RGB frame the model takes (its graph: `[batch, 3, 224, 224]`). */
 export const SAFETY_INPUT_SIZE = 224;
@@ -39,7 +39,7 @@ export class SafetyPool extends ModelWorkerPool<Uint8Array, SafetyScores, Safety
         label: 'image safety',
         item: 'image',
         title: 'The image safety classifier',
-        source: SAFETY_WORKER_SOURCE,
+        file: SAFETY_WORKER_FILE,
         workerData,
         codes: { unavailable: 'IMAGE_MODEL_UNAVAILABLE', queueFull: 'IMAGE_QUEUE_FULL', crashed: 'IMAGE_WORKER_CRASHED' },
         closeMessage: { type: 'close' } satisfies SafetyWorkerRequest,

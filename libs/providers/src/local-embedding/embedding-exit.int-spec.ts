@@ -1,6 +1,6 @@
 import { leavesAt } from './embedding-exit';
 import { EmbeddingPool } from './embedding-pool';
-import { WorkerExit } from './embedding-worker.source';
+import { WorkerExit } from './embedding-worker.protocol';
 
 // The pool's early exits and captured layers, on the real model (`npm run models:fetch`).
 jest.setTimeout(60_000);

@@ -1,6 +1,6 @@
 import { LOCAL_TEXT_CATEGORIES, LOCAL_TEXT_SIGNALS, LOCAL_TEXT_SIGNAL_FOLDING, LocalTextCategory, LocalTextSignal } from '../local-text/local-text.signals';
 import { EmbeddingHead, EmbeddingHeadsFile, EmbeddingHeadsFormatError, parseEmbeddingHeads, scoreChunks } from './embedding-heads';
-import { WorkerExit } from './embedding-worker.source';
+import { WorkerExit } from './embedding-worker.protocol';
 
 /**
  * Early exit (model/embedding-exit.json, `npm run train:text:exit`): at one or two early

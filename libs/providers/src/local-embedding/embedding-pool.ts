@@ -1,7 +1,7 @@
 import { ModelWorkerPool, WorkerPoolLogLevel, WorkerPoolState } from '../worker-pool/model-worker-pool';
 import { BatchLimits, DEFAULT_BATCH_LIMITS, nextBatchSize, validateBatchLimits } from './embedding-batch.rules';
 import { E5ModelFiles, locateE5Model } from './e5-model-files';
-import { EMBEDDING_WORKER_SOURCE, EmbeddingWorkerData, EmbeddingWorkerMessage, EmbeddingWorkerRequest, WorkerExit } from './embedding-worker.source';
+import { EMBEDDING_WORKER_FILE, EmbeddingWorkerData, EmbeddingWorkerMessage, EmbeddingWorkerRequest, WorkerExit } from './embedding-worker.protocol';
 
 export type EmbeddingPoolLogLevel = WorkerPoolLogLevel;
 
@@ -86,7 +86,7 @@ export class EmbeddingPool extends ModelWorkerPool<EmbedJob, EncodedText | Float
         label: 'text embedding',
         item: 'text',
         title: 'The text classifier',
-        source: EMBEDDING_WORKER_SOURCE,
+        file: EMBEDDING_WORKER_FILE,
         workerData,
         codes: { unavailable: 'TEXT_MODEL_UNAVAILABLE', queueFull: 'TEXT_QUEUE_FULL', crashed: 'TEXT_WORKER_CRASHED' },
         closeMessage: { type: 'close' } satisfies EmbeddingWorkerRequest,

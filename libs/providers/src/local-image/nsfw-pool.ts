@@ -1,7 +1,7 @@
 import { ModelWorkerPool, WorkerPoolLogLevel, WorkerPoolState } from '../worker-pool/model-worker-pool';
 import { backendProblem } from './nsfw-pool.rules';
 import { NsfwScores, nsfwScoresOf } from './nsfw-scores';
-import { NSFW_WORKER_SOURCE, NsfwJobMessage, NsfwWorkerMessage, nsfwWorkerData } from './nsfw-worker.source';
+import { NSFW_WORKER_FILE, NsfwJobMessage, NsfwWorkerMessage, nsfwWorkerData } from './nsfw-worker.protocol';
 
 /** The nsfwjs model the pool loads: MobileNetV2 at mid resolution, bundled in the package
  * (no download). Its graph's input is `[-1, 224, 224, 3]` (nsfwjs's IMAGE_SIZE too). */
@@ -63,7 +63,7 @@ export class NsfwPool extends ModelWorkerPool<Uint8Array, NsfwScores, NsfwWorker
         label: 'image',
         item: 'image',
         title: 'The image classifier',
-        source: NSFW_WORKER_SOURCE,
+        file: NSFW_WORKER_FILE,
         workerData: nsfwWorkerData({ backend: o.backend ?? 'wasm', modelName: NSFW_MODEL_NAME, modelDir: NSFW_MODEL_DIR, inputSize: NSFW_INPUT_SIZE }),
         codes: { unavailable: 'IMAGE_MODEL_UNAVAILABLE', queueFull: 'IMAGE_QUEUE_FULL', crashed: 'IMAGE_WORKER_CRASHED' },
       },

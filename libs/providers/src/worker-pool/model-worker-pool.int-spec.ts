@@ -3,24 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ModelWorkerPool } from './model-worker-pool';
 
-/**
- * A worker whose "model" takes `loadMs` to load, synchronously, as a native load does (the
- * thread reads no message meanwhile); on `close` it writes `closedFile` and ends, as a
- * model worker frees its model.
- */
-const SLOW_LOAD_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const until = Date.now() + workerData.loadMs;
-while (Date.now() < until) {}
-parentPort.postMessage({ type: 'ready' });
-parentPort.on('message', (m) => {
-  if (m.type === 'close') {
-    fs.writeFileSync(workerData.closedFile, 'freed');
-    parentPort.close();
-  }
-});
-`;
+/** slow-load.worker.fixtures.ts: a model that loads for `loadMs`, synchronously, and is freed on close */
+const SLOW_LOAD_WORKER = path.join(__dirname, 'slow-load.worker.fixtures');
 
 class SlowLoadPool extends ModelWorkerPool<number, number, { type: 'ready' } | { type: 'result'; id: number }> {
   constructor(workerData: { loadMs: number; closedFile: string }) {
@@ -29,7 +13,7 @@ class SlowLoadPool extends ModelWorkerPool<number, number, { type: 'ready' } | {
         label: 'test',
         item: 'number',
         title: 'The test model',
-        source: SLOW_LOAD_WORKER,
+        file: SLOW_LOAD_WORKER,
         workerData,
         codes: { unavailable: 'TEST_UNAVAILABLE', queueFull: 'TEST_QUEUE_FULL', crashed: 'TEST_CRASHED' },
         closeMessage: { type: 'close' },

@@ -2,6 +2,7 @@ import { Worker } from 'worker_threads';
 import { DomainError } from '@cds/errors';
 import { MAX_CONSECUTIVE_WORKER_CRASHES, respawnDelayMs } from './respawn.rules';
 import { drainSeconds } from './queue-drain.rules';
+import { startWorkerFile } from '@cds/threads';
 
 export type WorkerPoolLogLevel = 'log' | 'warn' | 'error';
 export type WorkerPoolState = 'loading' | 'ready' | 'failed';
@@ -21,7 +22,8 @@ export interface WorkerPoolKind {
   label: string;
   /** what the model reads, in the caller's words: "image", "text" */
   item: string;
-  source: string;
+  /** the worker's typed file, an absolute path without its extension (startWorkerFile) */
+  file: string;
   workerData: unknown;
   codes: { unavailable: string; queueFull: string; crashed: string };
   /** "The image classifier" */
@@ -229,7 +231,7 @@ export abstract class ModelWorkerPool<TIn, TOut, TMessage extends { type: string
   private spawn(slot: Slot<TIn, TOut>): void {
     let worker: Worker;
     try {
-      worker = new Worker(this.kind.source, { eval: true, workerData: this.kind.workerData });
+      worker = startWorkerFile(this.kind.file, { workerData: this.kind.workerData });
     } catch (err) {
       // e.g. no memory for another thread: counted as a crash, retried with backoff
       this.onWorkerLost(slot, `cannot start a worker thread: ${(err as Error).message}`);

@@ -1,6 +1,6 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parentPort, Worker } from 'node:worker_threads';
+import { startWorkerFile } from '@cds/threads';
 
 interface JobMessage<J> {
   id: number;
@@ -32,7 +32,7 @@ export class ThreadJobs<J, R> {
     file: string,
     workerData?: unknown,
   ) {
-    this.worker = startWorker(file, workerData);
+    this.worker = startWorkerFile(path.join(__dirname, file), { workerData });
     this.worker.on('message', (reply: ReplyMessage<R>) => {
       const p = this.pending.get(reply.id);
       if (!p) return;
@@ -70,14 +70,4 @@ export function answerJobs<J, R>(handle: (job: J) => R | Promise<R>): void {
       (err: unknown) => reply({ id: message.id, error: (err as Error)?.stack ?? String(err) }),
     );
   });
-}
-
-/** The compiled worker beside this file; under the test runner, which runs the TypeScript
- * sources, the same file compiled on load by the scripts' TypeScript hook. */
-function startWorker(file: string, workerData: unknown): Worker {
-  const compiled = path.join(__dirname, `${file}.js`);
-  if (fs.existsSync(compiled)) return new Worker(compiled, { workerData });
-  const source = path.join(__dirname, `${file}.ts`);
-  const register = path.resolve(__dirname, '../../../../scripts/train-text/register.js');
-  return new Worker(`require(${JSON.stringify(register)}); require(${JSON.stringify(source)});`, { eval: true, workerData });
 }

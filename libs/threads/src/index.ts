@@ -1,0 +1,1 @@
+export { startWorkerFile } from './worker-file';
