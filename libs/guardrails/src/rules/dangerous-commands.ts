@@ -11,6 +11,7 @@ import { credentialKind, isHistoryFile } from './credential-files';
 import { diskWipe, forkBomb, permissionsOnSystem, recursiveDelete } from './destructive-commands';
 import { decodedFiles, decoderName, downloadedFiles, pipeToInterpreter, reverseShell, runsFile, substitutedDownloadRuns } from './remote-code';
 import { processControlRisks } from './process-control';
+import { shellEscapeRisks } from './shell-escape';
 import { systemAdminRisks } from './system-admin';
 import { looksLikeProgram, makesDecodedExecutable, runtimeCodeRisks } from './runtime-code';
 
@@ -219,6 +220,7 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
     }
     risks.push(...processControlRisks(c, pipeline));
     risks.push(...systemAdminRisks(c));
+    risks.push(...shellEscapeRisks(c));
     // A function body read where it is defined has unknown arguments; it is judged again where it is called.
     risks.push(...runtimeCodeRisks(c).filter((r) => !(c.inDefinition && r.rule === 'dynamic_eval')));
     const dropped = makesDecodedExecutable(c, decoded, (p) => normalizePath(p, c.cwd).key);

@@ -5,7 +5,7 @@
  * credentials. Each hit names what the command does; GUARDRAILS.md has the table.
  */
 import { normalizePath } from '../paths/path-normalizer';
-import { flagsOf } from '../shell/shell-command';
+import { flagsOf, nestedScripts } from '../shell/shell-command';
 import { UNKNOWN_EXPANSION } from '../shell/shell-lexer';
 import { ShellCommand } from '../shell/shell-parser';
 import { CommandRisk, Severity } from './command-risk';
@@ -47,6 +47,7 @@ const COMMAND_RUNNERS =
   /^(?:awk|gawk|mawk|nawk|busybox|find|xargs|vi|vim|nvim|view|rvim|ex|emacs|nano|ed|less|more|man|perl|python[\d.]*|ruby|php|node|lua|tclsh|wish|expect|gdb|tar|zip|git|rsync|ftp|sqlite3|mysql|psql|cpan|pip|npm|make|env)$/;
 /** A shell started with no script: an interactive shell, out of whatever program started it. */
 const BARE_SHELL = /(?:^|[\s"'(=!:`,\[])\/(?:usr\/)?bin\/(?:ba|z|da|k|c|tc)?sh(?=["')\]\s&;,]|$)(?![^"']{0,3}-c\b)/;
+const NESTED_SHELL = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k|c|tc)?sh(?:\s|$)/;
 /** Services that expose a port of this machine on the internet. */
 const TUNNELS: ReadonlyArray<[program: string, test: (args: string[]) => boolean]> = [
   ['cloudflared', (a) => a.includes('tunnel')],
@@ -178,6 +179,8 @@ function credentialHunt(c: ShellCommand): Hit | null {
 function shellEscape(c: ShellCommand): Hit | null {
   const { program, args } = c.unwrapped;
   if (!COMMAND_RUNNERS.test(program)) return null;
+  // A shell the program is handed as a command is judged where it runs (rules/shell-escape.ts), once.
+  if (nestedScripts(c.unwrapped, null).some((n) => NESTED_SHELL.test((n.script ?? n.argv?.join(' ') ?? '').trim()))) return null;
   const arg = args.find((a) => BARE_SHELL.test(a) || /\bpty\.spawn\s?\(/.test(a));
   return arg ? ['shell_escape', 'high', `${program} starts an interactive shell (a shell escape)`] : null;
 }
