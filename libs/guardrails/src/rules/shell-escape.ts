@@ -7,7 +7,7 @@
  * commands read from a socket. Judged by what each program does with its arguments, not
  * by the names of the programs that can be abused.
  */
-import { awkCode } from '../shell/exec-options';
+import { awkCode, sideDoorScripts } from '../shell/exec-options';
 import { interpreterCode } from '../shell/interpreter-code';
 import { flagsOf, INTERPRETERS, SHELL_PROGRAMS } from '../shell/shell-command';
 import { UNKNOWN_EXPANSION } from '../shell/shell-lexer';
@@ -80,6 +80,18 @@ function shellEscape(c: ShellCommand): Hit | null {
   if (reattached || c.redirects.some((r) => TTY_TARGET.test(r.target) || (r.op === '<' && r.target.includes(UNKNOWN_EXPANSION))))
     return ['shell_escape', 'high', `starts an interactive ${name} wired to the terminal (a shell escape)`];
   return null;
+}
+
+/** A shell with no script as the first word (`sh`, `/bin/sh -i`, `exec sh 1>&0`): the escape rule judges it where it runs. */
+const INTERACTIVE_SCRIPT = /^\s*(?:exec\s+)?(?:\S*\/)?(?:ba|z|da|k|c|tc|a)?sh(?:\s|$)(?![^|;&]*\s-[a-z]*c\b)/;
+
+/** `tar --checkpoint-action=exec=id`, `zip -TT 'id #'`, `sed '1e id'`, `vim -c ':!id'`: a command through a side door. */
+function sideDoor(c: ShellCommand): Hit | null {
+  const { program, args } = c.unwrapped;
+  const scripts = sideDoorScripts(program, args);
+  if (scripts.length === 0 || scripts.every((s) => INTERACTIVE_SCRIPT.test(s))) return null;
+  const shown = scripts.find((s) => !INTERACTIVE_SCRIPT.test(s)) ?? '';
+  return ['side_door', 'medium', `${program} runs "${shown.trim().slice(0, 60)}" through an option meant for something else`];
 }
 
 /** `sudo -i`, `sudo -s`, `doas -s`, bare `pkexec`, `su`, `su -`, `su USER`, `machinectl shell`, `run0`. */
@@ -157,7 +169,7 @@ function awkSocketShell(c: ShellCommand): Hit | null {
 }
 
 export function shellEscapeRisks(c: ShellCommand): CommandRisk[] {
-  return [shellEscape(c), userShell(c), libraryLoad(c), setuidInstall(c), awkSocketShell(c)]
+  return [shellEscape(c), userShell(c), sideDoor(c), libraryLoad(c), setuidInstall(c), awkSocketShell(c)]
     .filter((h): h is Hit => h !== null)
     .map(([rule, severity, description]) => ({ rule, severity, description, command: c, category: 'dangerous_command' }));
 }

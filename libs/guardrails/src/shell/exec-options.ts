@@ -25,7 +25,12 @@ function optionValues(args: readonly string[], names: readonly string[]): string
 
 /** tar options that run a program: checkpoint actions, compressors, `--to-command`, volume scripts, remote shells. */
 function tarScripts(args: readonly string[]): string[] {
-  const out = optionValues(args, ['--to-command', '--use-compress-program', '-I', '--info-script', '--new-volume-script', '-F', '--rsh-command']);
+  return [...optionValues(args, ['--to-command', '--use-compress-program', '-I', '--rsh-command']), ...tarSideDoors(args)];
+}
+
+/** Checkpoint actions and volume-change scripts: hooks for progress and tapes, not for running work. */
+function tarSideDoors(args: readonly string[]): string[] {
+  const out = optionValues(args, ['--info-script', '--new-volume-script', '-F']);
   for (const v of optionValues(args, ['--checkpoint-action'])) if (/^exec=/.test(v)) out.push(v.slice(5));
   return out;
 }
@@ -191,6 +196,24 @@ function sedScripts(args: readonly string[]): string[] {
 }
 
 const VIM_FAMILY = /^(?:vi|vim|nvim|view|rvim|rview|vimdiff|gvim|ex|evim)$/;
+
+/**
+ * Commands run through a side door: an option of a program whose job is not running
+ * commands (an archiver's checkpoint hook, zip's test command, sed's `e`, an editor's or a
+ * debugger's or a database client's shell escape, make --eval). Awk's `system()`, rsync -e,
+ * ssh ProxyCommand, git's pager and expect's `spawn` are what those programs are for.
+ */
+export function sideDoorScripts(program: string, args: readonly string[]): string[] {
+  if (program === 'tar' || program === 'bsdtar' || program === 'gtar') return tarSideDoors(args);
+  if (program === 'zip') return optionValues(args, ['-TT', '--unzip-command']);
+  if (program === 'sed' || program === 'gsed') return sedScripts(args);
+  if (VIM_FAMILY.test(program)) return vimScripts(args);
+  if (program === 'gdb') return gdbScripts(args);
+  if (program === 'emacs') return emacsScripts(args);
+  if (program === 'sqlite3' || program === 'mysql' || program === 'mariadb' || program === 'psql') return clientScripts(program, args);
+  if (program === 'make' || program === 'gmake') return makeScripts(args);
+  return [];
+}
 
 export function execOptionScripts(program: string, args: readonly string[]): LauncherScript[] {
   let scripts: string[] = [];
