@@ -14,6 +14,7 @@ describe('taking over the session: shell escapes, root shells, libraries loaded'
     ['find /tmp -maxdepth 0 -exec sh -i \\;', 'find starts an interactive shell (a shell escape)'],
     ['python3 -c \'import os; os.execl("/bin/sh", "sh", "-p")\'', 'python3 starts an interactive shell (a shell escape)'],
     ['perl -e \'exec "/bin/sh";\'', 'perl starts an interactive shell (a shell escape)'],
+    ['jrunscript -e \'exec("/bin/sh")\'', 'jrunscript starts an interactive shell (a shell escape)'],
     ['node -e \'require("child_process").spawn("/bin/sh", {stdio: [0, 1, 2]})\'', 'node starts an interactive shell (a shell escape)'],
     ['vi -c ":!bash"', 'vi starts an interactive shell (a shell escape)'],
     ["vim -c ':set shell=/bin/sh|:shell'", 'vim starts an interactive shell (a shell escape)'],

@@ -52,6 +52,7 @@ describe('unwrapCommand', () => {
     expect(unwrapCommand(['setarch', 'x86_64', '-R', '/bin/sh'])).toMatchObject({ program: 'sh', wrappers: ['setarch'] });
     expect(unwrapCommand(['faketime', '2020-01-01', 'date'])).toMatchObject({ program: 'date' });
     expect(unwrapCommand(['rlwrap', '-f', 'words', 'sqlite3'])).toMatchObject({ program: 'sqlite3' });
+    expect(unwrapCommand(['sudo', 'EDITOR=tee -a', 'visudo'])).toMatchObject({ program: 'visudo', elevated: true });
   });
 });
 

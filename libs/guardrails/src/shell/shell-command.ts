@@ -27,6 +27,7 @@ export const INTERPRETERS: ReadonlySet<string> = new Set([
   'pwsh',
   'powershell',
   'osascript',
+  'jrunscript',
 ]);
 
 /** Programs a globbed name (`/???/r?`) may resolve to; the first match wins. */

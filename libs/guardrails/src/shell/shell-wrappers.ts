@@ -25,6 +25,8 @@ interface WrapperSpec {
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   sudo: {
     elevated: true,
+    // `sudo EDITOR='tee -a' visudo`: sudo sets variables given before the command.
+    assignments: true,
     argOptions: [
       '-u',
       '-g',
