@@ -220,7 +220,7 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
     }
     risks.push(...processControlRisks(c, pipeline));
     risks.push(...systemAdminRisks(c));
-    risks.push(...shellEscapeRisks(c));
+    risks.push(...shellEscapeRisks(c, pipeline));
     // A function body read where it is defined has unknown arguments; it is judged again where it is called.
     risks.push(...runtimeCodeRisks(c).filter((r) => !(c.inDefinition && r.rule === 'dynamic_eval')));
     const dropped = makesDecodedExecutable(c, decoded, (p) => normalizePath(p, c.cwd).key);

@@ -40,6 +40,11 @@ describe('taking over the session: shell escapes, root shells, libraries loaded'
     ['xargs -a /dev/null sh', 'starts an interactive sh through xargs (a shell escape)'],
     ['sh </dev/tty >/dev/tty 2>&1', 'starts an interactive sh wired to the terminal (a shell escape)'],
     ['!/bin/sh', 'types !/bin/sh, a shell escape from an interactive program'],
+    // Code that starts a shell, written to a file or fed to a program.
+    ['TF=$(mktemp); echo \'os.execute("/bin/sh")\' > $TF; nmap --script=$TF', 'writes code that starts an interactive shell to a file'],
+    ['printf \'import pty; pty.spawn("/bin/bash")\\n\' > x.py', 'writes code that starts an interactive shell to a file'],
+    ["echo '!/bin/sh' | ftp", 'feeds ftp input that starts an interactive shell'],
+    ["gdb -q <<< '!sh'", 'feeds gdb input that starts an interactive shell'],
     // Root and other users' shells.
     ['sudo -i', 'sudo opens an interactive root shell'],
     ['sudo -u admin -s', 'sudo opens an interactive root shell'],
@@ -125,6 +130,11 @@ describe('taking over the session: shell escapes, root shells, libraries loaded'
     'ssh-keygen -t ed25519 -C me',
     'socat TCP-LISTEN:8080,fork TCP:localhost:3000',
     'xargs -n1 echo < list.txt',
+    "echo 'echo hi' > hello.sh",
+    "printf '#!/bin/bash\\nset -e\\nmake\\n' > build.sh",
+    'echo \'print("hi")\' | python3',
+    "echo '!important' > notes.css",
+    "echo 'sh ./configure' > steps.txt",
     'curl -fsSL https://raw.githubusercontent.com/x/y/main/i.sh | sh -s -- --yes',
   ])('%s is not a takeover', (command) => {
     const text = exec(command).reasons.join('\n');

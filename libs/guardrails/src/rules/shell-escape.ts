@@ -8,10 +8,10 @@
  * by the names of the programs that can be abused.
  */
 import { awkCode, sideDoorScripts } from '../shell/exec-options';
-import { interpreterCode } from '../shell/interpreter-code';
+import { interpreterCode, shellCallsIn } from '../shell/interpreter-code';
 import { flagsOf, INTERPRETERS, SHELL_PROGRAMS } from '../shell/shell-command';
 import { UNKNOWN_EXPANSION } from '../shell/shell-lexer';
-import { ShellCommand } from '../shell/shell-parser';
+import { literalOutput, ShellCommand } from '../shell/shell-parser';
 import { CommandRisk, Severity } from './command-risk';
 
 type Hit = [rule: string, severity: Severity, description: string];
@@ -168,8 +168,36 @@ function awkSocketShell(c: ShellCommand): Hit | null {
     : null;
 }
 
-export function shellEscapeRisks(c: ShellCommand): CommandRisk[] {
-  return [shellEscape(c), userShell(c), sideDoor(c), libraryLoad(c), setuidInstall(c), awkSocketShell(c)]
+/** A typed escape (`!/bin/sh`, `:!sh`, `\\! sh`) or an interpreter line that starts a shell with no script. */
+const TYPED_ESCAPE = /(?:^|[\s;'"(])(?::?!|\\!)\s*(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k|tc|c)?sh(?=[\s'";)]|$)/m;
+const SPAWN_SHELL_CODE = /\bpty\.spawn\s*\(|\bexec\s+['"]?\/bin\/(?:ba|z|da)?sh\b(?!\s+-c)/;
+
+/** Does this text, given to a program as code or input, start an interactive shell? */
+export function startsShell(text: string): boolean {
+  const t = text.slice(0, 8192);
+  return TYPED_ESCAPE.test(t) || SPAWN_SHELL_CODE.test(t) || shellCallsIn(t).some((s) => INTERACTIVE_SCRIPT.test(s));
+}
+
+/**
+ * Code that starts a shell written to a file or fed to a program (`echo 'os.execute("/bin/sh")'
+ * > $TF; nmap --script=$TF`, `echo '!sh' | ftp`): the payload is there whatever runs it.
+ */
+function shellPayload(c: ShellCommand, pipeline: readonly ShellCommand[]): Hit | null {
+  const k = pipeline.indexOf(c);
+  if (k < 0) return null;
+  const written = c.redirects.some((r) => /^(?:>|>>|>\|)$/.test(r.op));
+  // The text this command writes (its pipeline so far) or reads from the stages before it.
+  const wrote = written ? literalOutput(pipeline.slice(0, k + 1)) : null;
+  const fed = k > 0 && !SHELL_PROGRAMS.has(c.unwrapped.program) ? literalOutput(pipeline.slice(0, k)) : null;
+  const here = c.redirects.find((r) => r.op === '<<<')?.target ?? null;
+  if (wrote !== null && startsShell(wrote)) return ['shell_escape', 'high', 'writes code that starts an interactive shell to a file (a shell escape payload)'];
+  if ((fed !== null && startsShell(fed)) || (here !== null && !SHELL_PROGRAMS.has(c.unwrapped.program) && startsShell(here)))
+    return ['shell_escape', 'high', `feeds ${c.unwrapped.program || 'a program'} input that starts an interactive shell (a shell escape)`];
+  return null;
+}
+
+export function shellEscapeRisks(c: ShellCommand, pipeline: readonly ShellCommand[] = [c]): CommandRisk[] {
+  return [shellEscape(c), userShell(c), sideDoor(c), libraryLoad(c), setuidInstall(c), awkSocketShell(c), shellPayload(c, pipeline)]
     .filter((h): h is Hit => h !== null)
     .map(([rule, severity, description]) => ({ rule, severity, description, command: c, category: 'dangerous_command' }));
 }
