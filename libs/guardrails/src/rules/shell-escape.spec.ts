@@ -53,6 +53,9 @@ describe('taking over the session: shell escapes, root shells, libraries loaded'
     ['sudo bash', 'opens an interactive root shell (sudo bash)'],
     ['pkexec', 'pkexec with no command opens a root shell'],
     ['bash -p', 'bash -p keeps the rights of a setuid owner'],
+    ['./python3 -c \'import os; os.setuid(0); os.system("id")\'', 'python3 one-liner makes its process root (setuid(0))'],
+    ['perl -e \'use POSIX qw(setuid); POSIX::setuid(0); exec "id";\'', 'perl one-liner makes its process root (setuid(0))'],
+    ["node -e 'process.setuid(0); console.log(1)'", 'node one-liner makes its process root (setuid(0))'],
     // Libraries loaded into a program, the setuid bit on install, awk serving a socket.
     ['ssh-keygen -D ./lib.so', 'ssh-keygen -D loads ./lib.so as a PKCS#11 library'],
     ['openssl req -engine ./lib.so', 'openssl loads ./lib.so as an engine'],
@@ -121,6 +124,8 @@ describe('taking over the session: shell escapes, root shells, libraries loaded'
     "emacs --eval '(load-theme (quote wombat))'",
     'perl -e \'system "make", "test"\'',
     "python3 -c 'import ctypes; print(ctypes.sizeof(ctypes.c_int))'",
+    "python3 -c 'import os; print(os.getuid() == 0)'",
+    "node -e 'process.setuid(1000)'",
     'valgrind --leak-check=full ./a.out',
     'setarch x86_64 -R ./prog',
     'sudo -l',
@@ -139,7 +144,7 @@ describe('taking over the session: shell escapes, root shells, libraries loaded'
   ])('%s is not a takeover', (command) => {
     const text = exec(command).reasons.join('\n');
     expect(text).not.toMatch(
-      /shell escape|root shell|interactive shell as|setuid owner|loads .*librar|as an engine|reverse shell|setuid\/setgid|meant for something else/,
+      /shell escape|root shell|interactive shell as|setuid owner|makes its process root|loads .*librar|as an engine|reverse shell|setuid\/setgid|meant for something else/,
     );
   });
 });

@@ -139,6 +139,17 @@ function libraryLoad(c: ShellCommand): Hit | null {
   return null;
 }
 
+/** Code that makes its process root: `os.setuid(0)`, `POSIX::setuid(0)`, `Process::Sys.setuid(0)`, `process.setuid(0)`, `posix_setuid(0)`. */
+const BECOME_ROOT = /\b(?:set(?:e|re|res)?uid|Process::Sys\.setuid|posix_setuid)\s*\(\s*0\s*[,)]|\$[<>]\s*=\s*0\b/;
+
+function becomeRoot(c: ShellCommand): Hit | null {
+  const { program, args } = c.unwrapped;
+  if (!INTERPRETERS.has(program.replace(/[0-9.]+$/, '')) || SHELL_PROGRAMS.has(program)) return null;
+  return BECOME_ROOT.test(interpreterCode(program, args) ?? '')
+    ? ['user_shell', 'high', `${program} one-liner makes its process root (setuid(0)), as a setuid or capable interpreter can`]
+    : null;
+}
+
 /** `install -m 4755 x /usr/local/bin/x`: the setuid bit set on the copy. */
 function setuidInstall(c: ShellCommand): Hit | null {
   const { program, args } = c.unwrapped;
@@ -197,7 +208,7 @@ function shellPayload(c: ShellCommand, pipeline: readonly ShellCommand[]): Hit |
 }
 
 export function shellEscapeRisks(c: ShellCommand, pipeline: readonly ShellCommand[] = [c]): CommandRisk[] {
-  return [shellEscape(c), userShell(c), sideDoor(c), libraryLoad(c), setuidInstall(c), awkSocketShell(c), shellPayload(c, pipeline)]
+  return [shellEscape(c), userShell(c), becomeRoot(c), sideDoor(c), libraryLoad(c), setuidInstall(c), awkSocketShell(c), shellPayload(c, pipeline)]
     .filter((h): h is Hit => h !== null)
     .map(([rule, severity, description]) => ({ rule, severity, description, command: c, category: 'dangerous_command' }));
 }
