@@ -3,7 +3,7 @@
  * snapshots of public repositories (git directories, e.g. those the session's `fetch`
  * brought under /work/.mirror), each read at a recorded commit:
  *
- *   node -r ./scripts/train-text/register.js scripts/guardrails-corpus/build.ts [mirrorDir]
+ *   node -r ./scripts/train-text/register.js scripts/guardrails-corpus/build.ts [mirrorDir] [--only=<file>.jsonl]
  *
  * Every case says where it comes from (repository, commit, file), its family and the
  * outcome expected (`allow`: allowed without approval; `stop`: flagged, blocked or
@@ -17,6 +17,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Family, labelCommand } from './label';
 import { atomicTests } from './atomic';
+import { stockpileAbilities } from './stockpile';
 
 export interface CorpusRow {
   id: string;
@@ -156,12 +157,16 @@ const SOURCES: Array<{ dir: string; out: string; n: number; build: (repo: string
       ),
   },
   { dir: 'ohmyzsh+ohmyzsh', out: 'ohmyzsh.jsonl', n: 1500, build: ohmyzsh },
+  { dir: 'mitre+stockpile', out: 'stockpile.jsonl', n: 100_000, build: stockpileAbilities },
 ];
 
 function main(): void {
-  const mirror = process.argv[2] ?? '/work/.mirror';
+  const args = process.argv.slice(2);
+  const mirror = args.find((a) => !a.startsWith('--')) ?? '/work/.mirror';
+  // `--only=stockpile.jsonl`: rebuild one file, leaving the others at the commits they were built from.
+  const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
   fs.mkdirSync(OUT, { recursive: true });
-  for (const s of SOURCES) {
+  for (const s of SOURCES.filter((x) => only === undefined || x.out === only)) {
     const repo = path.join(mirror, s.dir, 'repo');
     const commit = git(repo, 'rev-parse', 'HEAD').trim();
     const rows = sample(

@@ -37,6 +37,7 @@ const SNIPPET = 100;
 const BENIGN_DEVICES = /^\/dev\/(?:null|zero|u?random|stdin|stdout|stderr|tty|fd|full|ptmx|pts(?:\/\d+)?|(?:tcp|udp)\/.*)$/;
 const WRITE_ALL = new Set(['rm', 'rmdir', 'unlink', 'shred', 'truncate', 'touch', 'mkdir', 'chmod', 'chown', 'chgrp', 'chattr', 'mv', 'ln', 'tee']);
 const WRITE_LAST = new Set(['cp', 'install', 'rsync', 'scp']);
+const SSH_FAMILY = new Set(['ssh', 'scp', 'sftp', 'ssh-copy-id']);
 const OUTPUT_REDIRECT = /^(?:>|>>|>\||&>|&>>|<>)$/;
 
 export function snippet(text: string): string {
@@ -74,7 +75,9 @@ function pathUses(c: ShellCommand): PathUse[] {
   const uses: PathUse[] = [];
   const operands = flagsOf(args).operands;
   const sedInPlace = program === 'sed' && args.some((a) => /^-[a-z]*i/.test(a) || a.startsWith('--in-place'));
-  args.forEach((a) => {
+  args.forEach((a, k) => {
+    // A key handed to ssh is used to log in, not read out (`ssh -i ~/.ssh/deploy host`).
+    if (SSH_FAMILY.has(program) && args[k - 1] === '-i') return;
     const value = a.startsWith('@') ? a.slice(1) : /^[a-z-]*=/i.test(a) ? a.slice(a.indexOf('=') + 1).replace(/^@/, '') : a;
     if (!looksLikePath(value)) return;
     let mode: PathUse['mode'] = 'read';

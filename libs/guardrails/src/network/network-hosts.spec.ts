@@ -16,7 +16,15 @@ describe('network hosts', () => {
     expect(hostsOf('nc -w 3 attacker.example 80')).toEqual(['attacker.example']);
     expect(hostsOf('ping -c 1 8.8.8.8')).toEqual(['8.8.8.8']);
     expect(hostsOf('socat - TCP:relay.example:443')).toEqual(['relay.example']);
+    expect(hostsOf('socat TCP4-CONNECT:relay.example:443 -')).toEqual(['relay.example']);
+    expect(hostsOf('gawk \'BEGIN { s = "/inet/tcp/0/relay.example/80"; print "x" |& s }\'')).toEqual(['relay.example']);
     expect(hostsOf('curl http://[2001:db8::1]/')).toEqual(['2001:db8::1']);
+  });
+
+  it('reads no host in an address that listens on this machine', () => {
+    expect(hostsOf('socat TCP-LISTEN:8080,fork TCP:localhost:3000')).toEqual(['localhost']);
+    expect(hostsOf('socat UDP4-LISTEN:5353 -')).toEqual([]);
+    expect(hostsOf('gawk \'BEGIN { s = "/inet/tcp/8080/0/0" }\'')).toEqual([]);
   });
 
   it('keeps the known part of a host computed at run time', () => {

@@ -254,9 +254,16 @@ export function commandHosts(cmd: ShellCommand): HostMention[] {
   }
   if (program === 'socat') {
     for (const a of args) {
-      const m = /^(?:tcp[46]?|tcp-connect|udp[46]?|openssl|ssl)[:-]([^:,]{1,253})/i.exec(a);
+      // `TCP-LISTEN:8080` listens on this machine: only the connecting address types name a host.
+      const m = /^(?:tcp[46]?|tcp[46]?-connect|udp[46]?|udp[46]?-(?:connect|sendto|datagram)|openssl|openssl-connect|ssl):([^:,]{1,253})/i.exec(a);
       if (m) out.push({ host: normalizeHost(m[1]), word: a });
     }
+  }
+  // gawk's special files: `/inet/tcp/0/HOST/PORT` connects to HOST (a local port of 0 means any).
+  if (/^(?:g|m|n)?awk$/.test(program)) {
+    for (const a of args)
+      for (const m of a.matchAll(/\/inet[46]?\/(?:tcp|udp)\/\d{1,5}\/([^/"\s]{1,253})\/\d{1,5}/g))
+        if (m[1] !== '0') out.push({ host: normalizeHost(m[1]), word: a });
   }
   return dedupe(out);
 }

@@ -21,7 +21,8 @@ const HOME_FILES: ReadonlyArray<[RegExp, string]> = [
   [/^\/\.terraform\.d\/credentials\.tfrc\.json$/, 'Terraform token'],
   [/^\/library\/keychains(?:\/.*)?$/, 'macOS keychain'],
   [
-    /^\/\.(?:bash_history|zsh_history|history|sh_history|psql_history|mysql_history)$|^\/\.local\/share\/fish\/fish_history$/,
+    // macOS keeps per-terminal history under ~/.bash_sessions and ~/.zsh_sessions.
+    /^\/\.(?:bash_history|zsh_history|history|sh_history|psql_history|mysql_history)$|^\/\.local\/share\/fish\/fish_history$|^\/\.(?:bash|zsh)_sessions(?:\/.*)?$/,
     'shell history (often holds secrets)',
   ],
   [
@@ -103,7 +104,7 @@ export function credentialKind(path: NormalizedPath): string | null {
 }
 
 const HISTORY_FILES =
-  /(?:^|\/)(?:\.bash_history|\.zsh_history|\.history|\.sh_history|fish_history|\.python_history|\.mysql_history|\.psql_history|\.node_repl_history|\.lesshst|\.viminfo)$|^\/var\/log\/(?:wtmp|btmp|lastlog|auth\.log|secure|syslog|messages)$/;
+  /(?:^|\/)(?:\.(?:bash|zsh)_sessions(?:\/[^/]*)?|\.bash_history|\.zsh_history|\.history|\.sh_history|fish_history|\.python_history|\.mysql_history|\.psql_history|\.node_repl_history|\.lesshst|\.viminfo)$|^\/var\/log\/(?:wtmp|btmp|lastlog|auth\.log|secure|syslog|messages)$/;
 
 export function isHistoryFile(path: NormalizedPath): boolean {
   return HISTORY_FILES.test(path.key);

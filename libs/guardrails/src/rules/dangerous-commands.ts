@@ -9,8 +9,19 @@ import { canonicalPipeline, literalOutput, ParsedShell, pipelinesOf, ShellComman
 import { CommandRisk, Severity } from './command-risk';
 import { credentialKind, isHistoryFile } from './credential-files';
 import { diskWipe, forkBomb, permissionsOnSystem, recursiveDelete } from './destructive-commands';
-import { decodedFiles, decoderName, downloadedFiles, pipeToInterpreter, reverseShell, runsFile, substitutedDownloadRuns } from './remote-code';
+import {
+  decodedFiles,
+  decoderName,
+  downloadedFiles,
+  extractedDirs,
+  pipeToInterpreter,
+  reverseShell,
+  runsExtracted,
+  runsFile,
+  substitutedDownloadRuns,
+} from './remote-code';
 import { processControlRisks } from './process-control';
+import { shellEscapeRisks } from './shell-escape';
 import { systemAdminRisks } from './system-admin';
 import { looksLikeProgram, makesDecodedExecutable, runtimeCodeRisks } from './runtime-code';
 
@@ -186,6 +197,7 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
   for (const p of pipelinesOf(parsed)) for (const c of p) pipelineOf.set(c, p);
   const downloaded = new Set<string>();
   const decoded = new Set<string>();
+  const extracted = new Set<string>();
   for (const c of parsed.commands) {
     const pipeline = pipelineOf.get(c) ?? [c];
     const add = (rule: string, severity: Severity, description: string | null, shown?: string) => {
@@ -203,6 +215,9 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
     add('run_downloaded', 'high', ran ? `runs ${ran}, which it just downloaded` : null);
     const ranDecoded = runsFile(c, decoded);
     add('run_downloaded', 'high', ranDecoded ? `runs ${ranDecoded}, which it just wrote from decoded data` : null);
+    const extractedRun = runsExtracted(c, extracted);
+    add('run_downloaded', 'high', extractedRun ? `runs ${extractedRun}, extracted from an archive it just downloaded` : null);
+    for (const d of extractedDirs(c, downloaded)) extracted.add(d);
     for (const f of downloadedFiles(c, pipeline)) downloaded.add(f);
     for (const f of decodedFiles(c, pipeline)) decoded.add(f);
     add('credential_read', 'high', credentialRead(c));
@@ -219,6 +234,7 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
     }
     risks.push(...processControlRisks(c, pipeline));
     risks.push(...systemAdminRisks(c));
+    risks.push(...shellEscapeRisks(c, pipeline));
     // A function body read where it is defined has unknown arguments; it is judged again where it is called.
     risks.push(...runtimeCodeRisks(c).filter((r) => !(c.inDefinition && r.rule === 'dynamic_eval')));
     const dropped = makesDecodedExecutable(c, decoded, (p) => normalizePath(p, c.cwd).key);

@@ -210,3 +210,30 @@ export function runsFile(c: ShellCommand, files: ReadonlySet<string>): string | 
   }
   return null;
 }
+
+const EXTRACTORS = /^(?:tar|bsdtar|gtar|unzip|7z|7za|unrar)$/;
+
+/**
+ * Directories a downloaded archive is extracted into (`tar -xf x.tgz -C dir`, `unzip x.zip -d dir`,
+ * else the working directory): what runs from under them afterwards came from the download.
+ */
+export function extractedDirs(c: ShellCommand, downloaded: ReadonlySet<string>): string[] {
+  const { program, args } = c.unwrapped;
+  if (!EXTRACTORS.test(program) || downloaded.size === 0) return [];
+  if (program.endsWith('tar') && !args.some((a) => /^-?[a-zA-Z]*x/.test(a) || a === '--extract')) return [];
+  if (/^7za?$/.test(program) && !['x', 'e'].includes(args[0] ?? '')) return [];
+  const archive = args.find((a) => !a.startsWith('-') && downloaded.has(normalizePath(a, c.cwd).key));
+  if (archive === undefined) return [];
+  const k = args.findIndex((a) => a === '-C' || a === '--directory' || a === '-d');
+  const dir = k >= 0 ? args[k + 1] : (args.find((a) => /^--directory=|^-o\S/.test(a))?.replace(/^--directory=|^-o/, '') ?? c.cwd);
+  return dir === undefined ? [] : [normalizePath(dir, c.cwd).key];
+}
+
+/** `./xmrig-6.11.2/xmrig` run after the archive it came in was downloaded and extracted here. */
+export function runsExtracted(c: ShellCommand, dirs: ReadonlySet<string>): string | null {
+  const p = c.unwrapped.programPath;
+  if (dirs.size === 0 || !p.includes('/')) return null;
+  const key = normalizePath(p, c.cwd).key;
+  for (const d of dirs) if (key.startsWith(d === '/' ? '/' : `${d}/`)) return p;
+  return null;
+}

@@ -51,6 +51,7 @@ describe('code made at run time', () => {
       ['bash -c "$(xxd -r -p payload.hex)"', 'runs code decoded at run time (xxd) in bash'],
       ['python3 -c "import base64;exec(base64.b64decode(\'cHJpbnQoMSk=\'))"', 'python3 one-liner decodes code and runs it'],
       ['php -r \'eval(base64_decode("ZWNobyAxOw=="));\'', 'php one-liner decodes code and runs it'],
+      ["python3 -c \"exec(__import__('base64').b64decode('cHJpbnQoMSk='))\"", 'python3 one-liner decodes code and runs it'],
       ['powershell -EncodedCommand SQBFAFgA', 'powershell runs a base64-encoded command'],
       ['echo f0VMRgIBAQAAAAAAAAAAAA== | base64 -d > /tmp/.x', 'writes an ELF executable decoded from inline data to /tmp/.x'],
       ['base64 -d drop.b64 > /tmp/d && chmod 755 /tmp/d', 'makes /tmp/d executable, a file it just wrote from decoded data'],

@@ -125,7 +125,7 @@ function programUnknown(text: string): boolean {
 
 const DECODE_AND_RUN = [
   /\b(?:b64decode|b32decode|fromhex|unhexlify|decompress)\b[\s\S]{0,400}\b(?:subprocess|os\.system|os\.popen|pty\.spawn)|\b(?:subprocess|os\.system|os\.popen)[\s\S]{0,400}\b(?:b64decode|fromhex|unhexlify)\b/i,
-  /\b(?:exec|eval)\s{0,3}\([^)]{0,200}\b(?:b64decode|b32decode|a85decode|fromhex|unhexlify|decompress|codecs\.decode|decode\(\s{0,3}['"](?:base64|hex|rot13))/i,
+  /\b(?:exec|eval)\s{0,3}\([^;\n]{0,200}\b(?:b64decode|b32decode|a85decode|fromhex|unhexlify|decompress|codecs\.decode|decode\(\s{0,3}['"](?:base64|hex|rot13))/i,
   /\beval\s{0,3}\(?[^;]{0,200}\b(?:base64_decode|gzinflate|gzuncompress|str_rot13|hex2bin|decode_base64|unpack\s{0,3}\(\s{0,3}['"](?:H\*|m))/i,
   /\b(?:eval|Function)\s{0,3}\([^;]{0,200}(?:Buffer\.from\([^)]{0,200}['"](?:base64|hex)['"]|atob\s{0,3}\()/i,
   /\beval\s{0,3}\(?[^;]{0,200}\b(?:Base64\.(?:decode64|strict_decode64)|\.unpack1?\s{0,3}\(\s{0,3}['"]m)/i,

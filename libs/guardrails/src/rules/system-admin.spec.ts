@@ -24,6 +24,11 @@ describe('system administration an agent should not do unasked', () => {
     ['python3 laZagne.py all', 'runs a credential dumping tool'],
     ['awk \'BEGIN {system("/bin/sh")}\'', 'awk starts an interactive shell (a shell escape)'],
     ['vim -c ":!/bin/bash"', 'vim starts an interactive shell (a shell escape)'],
+    ['brew install sox >/dev/null 2>&1; sox -d recording.wav trim 0 15', 'sox records from the default audio device'],
+    ['arecord -d 10 out.wav', 'arecord records from the microphone'],
+    ['ffmpeg -f avfoundation -i ":0" mic.wav', 'ffmpeg records from a capture device (avfoundation)'],
+    ['imagesnap photo.jpg', 'imagesnap takes a picture with the camera'],
+    ["find ~/.bash_sessions -name '*' -exec cat {} \\;", 'shell history (often holds secrets)'],
     ['cloudflared tunnel --url localhost:8080', 'cloudflared exposes a port of this machine on the internet (tunnel)'],
     ["trap 'echo $BASH_COMMAND >> /tmp/.k' DEBUG", 'records every command the shell runs (trap DEBUG)'],
     ['export HISTCONTROL=ignoreboth', 'sets HISTCONTROL=ignoreboth to stop recording history'],
@@ -49,6 +54,12 @@ describe('system administration an agent should not do unasked', () => {
     'git clone git@github-work:org/repo.git',
     'trap "rm -f $tmp" EXIT',
     'ls ~/Library/LaunchAgents',
+    'sox in.wav out.mp3',
+    'sox in.wav -d',
+    'arecord -l',
+    'ffmpeg -i in.mp4 -f mp4 out.mp4',
+    'ffmpeg -f concat -i list.txt out.mp4',
+    'ls ~/.zsh_sessions',
   ])('%s is ordinary', (command) => {
     expect(['allow', 'warn']).toContain(exec(command).action);
   });

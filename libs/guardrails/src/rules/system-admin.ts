@@ -5,7 +5,7 @@
  * credentials. Each hit names what the command does; GUARDRAILS.md has the table.
  */
 import { normalizePath } from '../paths/path-normalizer';
-import { flagsOf } from '../shell/shell-command';
+import { flagsOf, nestedScripts } from '../shell/shell-command';
 import { UNKNOWN_EXPANSION } from '../shell/shell-lexer';
 import { ShellCommand } from '../shell/shell-parser';
 import { CommandRisk, Severity } from './command-risk';
@@ -47,6 +47,9 @@ const COMMAND_RUNNERS =
   /^(?:awk|gawk|mawk|nawk|busybox|find|xargs|vi|vim|nvim|view|rvim|ex|emacs|nano|ed|less|more|man|perl|python[\d.]*|ruby|php|node|lua|tclsh|wish|expect|gdb|tar|zip|git|rsync|ftp|sqlite3|mysql|psql|cpan|pip|npm|make|env)$/;
 /** A shell started with no script: an interactive shell, out of whatever program started it. */
 const BARE_SHELL = /(?:^|[\s"'(=!:`,\[])\/(?:usr\/)?bin\/(?:ba|z|da|k|c|tc)?sh(?=["')\]\s&;,]|$)(?![^"']{0,3}-c\b)/;
+const NESTED_SHELL = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k|c|tc)?sh(?:\s|$)/;
+// Screen grabbers (x11grab, kmsgrab, gdigrab) are left out: a screenshot is ordinary work, a microphone or a camera is not.
+const CAPTURE_FORMATS = /^(?:alsa|pulse|avfoundation|v4l2|video4linux2|dshow|openal|jack|oss|sndio)$/;
 /** Services that expose a port of this machine on the internet. */
 const TUNNELS: ReadonlyArray<[program: string, test: (args: string[]) => boolean]> = [
   ['cloudflared', (a) => a.includes('tunnel')],
@@ -178,8 +181,29 @@ function credentialHunt(c: ShellCommand): Hit | null {
 function shellEscape(c: ShellCommand): Hit | null {
   const { program, args } = c.unwrapped;
   if (!COMMAND_RUNNERS.test(program)) return null;
+  // A shell the program is handed as a command is judged where it runs (rules/shell-escape.ts), once.
+  if (nestedScripts(c.unwrapped, null).some((n) => NESTED_SHELL.test((n.script ?? n.argv?.join(' ') ?? '').trim()))) return null;
   const arg = args.find((a) => BARE_SHELL.test(a) || /\bpty\.spawn\s?\(/.test(a));
   return arg ? ['shell_escape', 'high', `${program} starts an interactive shell (a shell escape)`] : null;
+}
+
+/** Recording the microphone or the camera: `sox -d`, `rec`, `arecord`, `ffmpeg -f avfoundation|alsa|v4l2 -i`, `imagesnap`. */
+function deviceCapture(c: ShellCommand): Hit | null {
+  const { program, args } = c.unwrapped;
+  const listing = args.some((a) => /^-(?:l|L|-list-devices|-list-pcms|list_devices)$/.test(a));
+  if ((program === 'rec' || program === 'arecord' || program === 'parecord' || program === 'pw-record') && !listing)
+    return ['device_capture', 'high', `${program} records from the microphone`];
+  if (
+    program === 'sox' &&
+    flagsOf(args).operands.length > 0 &&
+    args.some((a) => a === '-d' || a === '--default-device') &&
+    args.indexOf('-d') < args.length - 1
+  )
+    return ['device_capture', 'high', 'sox records from the default audio device'];
+  const format = program === 'ffmpeg' || program === 'avconv' ? args.findIndex((a, k) => a === '-f' && CAPTURE_FORMATS.test(args[k + 1] ?? '')) : -1;
+  if (format >= 0 && args.slice(format).includes('-i')) return ['device_capture', 'high', `${program} records from a capture device (${args[format + 1]})`];
+  if ((program === 'imagesnap' || program === 'fswebcam') && !listing) return ['device_capture', 'high', `${program} takes a picture with the camera`];
+  return null;
 }
 
 function tunnel(c: ShellCommand): Hit | null {
@@ -216,6 +240,7 @@ export function systemAdminRisks(c: ShellCommand): CommandRisk[] {
     credentialHunt(c),
     masquerade(c),
     shellEscape(c),
+    deviceCapture(c),
     tunnel(c),
     commandLogging(c),
   ];

@@ -105,7 +105,9 @@ function readCluster(a: string, spec: InterpreterOptions): { code?: string; want
 }
 
 const SHELL_CALL =
-  /\b(?:system|popen|exec[a-z]{0,4}|execSync|spawnSync|check_output|check_call|call|run|Popen|getoutput|getstatusoutput|shell_exec|passthru|proc_open)\s{0,3}\(\s{0,3}(?:\[([^\]]{1,2000})\]|(['"`])([^'"`]{1,2000})\2)/g;
+  /\b(?:system|popen|exec[a-z]{0,4}|execSync|spawn|spawnSync|check_output|check_call|call|run|Popen|getoutput|getstatusoutput|shell_exec|passthru|proc_open)\s{0,3}\(\s{0,3}(?:\[([^\]]{1,2000})\]|(['"`])([^'"`]{1,2000})\2)/g;
+/** Perl and Ruby call without parentheses: `exec "/bin/sh"`, `system 'id'`. */
+const BARE_CALL = /(?:^|[;{\s])(?:exec|system)\s{1,3}(['"])([^'"]{1,2000})\1/g;
 /** AppleScript hands a string to sh without parentheses. */
 const DO_SHELL_SCRIPT = /\bdo shell script\s{1,3}"([^"]{1,2000})"/gi;
 
@@ -118,6 +120,7 @@ export function shellCallsIn(code: string): string[] {
     else if (m[1] !== undefined) out.push([...m[1].matchAll(/(['"])([^'"]{0,500})\1/g)].map((x) => x[2]).join(' '));
     if (out.length >= 8) break;
   }
+  for (const m of text.matchAll(BARE_CALL)) if (out.length < 8) out.push(m[2]);
   for (const m of text.matchAll(DO_SHELL_SCRIPT)) if (out.length < 8) out.push(m[1]);
   return out.filter((x) => x.trim() !== '');
 }

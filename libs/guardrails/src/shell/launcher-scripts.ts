@@ -3,6 +3,7 @@
  * `tmux new-session 'cmd'`, `tmux send-keys 'cmd' Enter` (typed into a pane),
  * `script -c 'cmd'`, `parallel 'cmd {}' ::: args`. Their scripts are analysed like `bash -c`.
  */
+import { execOptionScripts } from './exec-options';
 import { skipWrapper } from './shell-wrappers';
 
 export interface LauncherScript {
@@ -157,9 +158,14 @@ function parallelScripts(args: readonly string[]): LauncherScript[] {
 
 export function launcherScripts(program: string, args: readonly string[]): LauncherScript[] {
   if (program === 'tmux') return tmuxScripts(args);
-  if (program === 'script') return skipWrapper(args, 0, SCRIPT_SPEC).scripts.map((script) => ({ script, via: 'script -c' }));
+  if (program === 'script') {
+    // `script -q /dev/null -c cmd`: options may follow the log file.
+    const scripts = skipWrapper(args, 0, SCRIPT_SPEC).scripts;
+    for (let k = 0; k < args.length && scripts.length === 0; k++) if (args[k] === '-c' || args[k] === '--command') scripts.push(args[k + 1] ?? '');
+    return scripts.map((script) => ({ script, via: 'script -c' }));
+  }
   if (program === 'parallel') return parallelScripts(args);
-  return [];
+  return execOptionScripts(program, args);
 }
 
 /** `parallel` without `:::` takes its inputs from stdin, like xargs. */

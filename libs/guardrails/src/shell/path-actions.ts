@@ -60,7 +60,57 @@ const OUTPUT_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   'grub-mkconfig': ['-o', '--output'],
   'grub2-mkconfig': ['-o', '--output'],
   pandoc: ['-o', '--output'],
+  '7z': ['-o'],
+  '7za': ['-o'],
+  tcpdump: ['-w'],
+  iconv: ['-o', '--output'],
+  cp: ['-t', '--target-directory'],
+  mv: ['-t', '--target-directory'],
+  install: ['-t', '--target-directory'],
 };
+/** Long options that name the file a program writes, whatever the program. */
+const GENERIC_OUTPUTS = [
+  '--output',
+  '--output-file',
+  '--outfile',
+  '--out-file',
+  '--output-dir',
+  '--output-directory',
+  '--log-file',
+  '--logfile',
+  '--result-file',
+];
+/**
+ * Paths written by the code a program is given: awk `print > "f"`, sed `w f`, an editor's
+ * `:w f`, Perl `open(F, ">f")`, Python `open("f", "w")`, Ruby `File.write("f")`, Node
+ * `writeFileSync("f")`, PHP `file_put_contents("f")`.
+ */
+const CODE_WRITES: ReadonlyArray<RegExp> = [
+  /(?:print|printf)[^>"]{0,200}>>?\s*"((?:\/|~\/)[^"]{1,256})"/g,
+  /open\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*(?:['"](?:>>?|\+>|\+<)['"]\s*,\s*)?['"](?:>>?|\+>|\+<)?\s*((?:\/|~\/)[^'"]{1,256})['"]/g,
+  /open\s*\(\s*['"]((?:\/|~\/)[^'"]{1,256})['"]\s*,\s*['"][^'"]*[wa+][^'"]*['"]/g,
+  /(?:File\.(?:write|open)|writeFileSync|appendFileSync|writeFile|appendFile|file_put_contents|fopen|Path)\s*\(\s*['"]((?:\/|~\/)[^'"]{1,256})['"]/g,
+  /(?:^|[;\n}])\s*(?:\d+|\$|\/[^/\n]{0,200}\/)?\s*w\s+((?:\/|~\/)\S{1,256})/g,
+  /(?:^|[|\s:])(?:w|write|sav|saveas)!?\s+((?:\/|~\/)\S{1,256})/g,
+];
+const CODE_PROGRAMS = /^(?:g|m|n)?awk$|^g?sed$|^(?:vi|vim|nvim|ex|view|rvim)$|^perl|^python|^ruby|^node|^php|^bun|^deno$|^lua/;
+
+function codeWrites(program: string, args: readonly string[]): string[] {
+  if (!CODE_PROGRAMS.test(program)) return [];
+  const out: string[] = [];
+  for (const a of args.slice(0, 16)) {
+    if (a.length < 4) continue;
+    const text = a.slice(0, 8192);
+    // The sed `w` and editor `:w` forms only in those programs' scripts.
+    const res = /sed$/.test(program)
+      ? CODE_WRITES.slice(4, 5)
+      : /^(?:vi|vim|nvim|ex|view|rvim)$/.test(program)
+        ? CODE_WRITES.slice(5)
+        : CODE_WRITES.slice(0, 4);
+    for (const re of res) for (const m of text.matchAll(re)) if (out.length < 16) out.push(m[1]);
+  }
+  return out;
+}
 const OUTPUT_REDIRECT = /^(?:>|>>|>\||&>|&>>|<>)$/;
 /** Disk and volume tools, and whether these arguments change the disks they name (else they only look). */
 const DISK_TOOLS: Readonly<Record<string, (args: readonly string[]) => boolean>> = {
@@ -150,9 +200,10 @@ function argumentActions(c: ShellCommand): PathAction[] {
   } else {
     each(operands, LISTERS.has(program) ? 'list' : 'read');
   }
-  const outputs = optionValues(args, OUTPUT_OPTIONS[program] ?? []);
+  const outputs = optionValues(args, [...(OUTPUT_OPTIONS[program] ?? []), ...GENERIC_OUTPUTS]);
   const extracts = program === 'tar' ? args.some((a) => /^-?[a-zA-Z]*x/.test(a) || a === '--extract') : true;
   if (extracts) each(outputs, 'write');
+  each(codeWrites(program, args), 'write');
   return out;
 }
 

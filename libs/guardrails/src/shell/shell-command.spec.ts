@@ -40,6 +40,20 @@ describe('unwrapCommand', () => {
     expect(unwrapCommand(['/bin/r?', '-rf', '/'])).toMatchObject({ program: 'rm', dynamicProgram: true });
     expect(unwrapCommand(['[', '-f', 'x', ']']).program).toBe('[');
   });
+
+  it("reads $SHELL, $EDITOR, $VISUAL and $PAGER as the user's own programs, not computed names", () => {
+    expect(unwrapCommand(['exec', '$SHELL', '-l'], [false, true, false])).toMatchObject({ program: 'sh', dynamicProgram: false });
+    expect(unwrapCommand(['$EDITOR', 'notes.md'], [true, false])).toMatchObject({ program: 'vi', dynamicProgram: false });
+    expect(unwrapCommand(['$CMD', 'x'], [true, false])).toMatchObject({ dynamicProgram: true });
+  });
+
+  it('peels the dynamic loader and the wrappers that only change how a program runs', () => {
+    expect(unwrapCommand(['/lib64/ld-linux-x86-64.so.2', '/bin/sh'])).toMatchObject({ program: 'sh', wrappers: ['ld.so'] });
+    expect(unwrapCommand(['setarch', 'x86_64', '-R', '/bin/sh'])).toMatchObject({ program: 'sh', wrappers: ['setarch'] });
+    expect(unwrapCommand(['faketime', '2020-01-01', 'date'])).toMatchObject({ program: 'date' });
+    expect(unwrapCommand(['rlwrap', '-f', 'words', 'sqlite3'])).toMatchObject({ program: 'sqlite3' });
+    expect(unwrapCommand(['sudo', 'EDITOR=tee -a', 'visudo'])).toMatchObject({ program: 'visudo', elevated: true });
+  });
 });
 
 describe('nestedScripts', () => {

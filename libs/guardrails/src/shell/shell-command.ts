@@ -27,6 +27,7 @@ export const INTERPRETERS: ReadonlySet<string> = new Set([
   'pwsh',
   'powershell',
   'osascript',
+  'jrunscript',
 ]);
 
 /** Programs a globbed name (`/???/r?`) may resolve to; the first match wins. */
@@ -57,6 +58,9 @@ const KNOWN_PROGRAMS = [
   'cat',
   'base64',
 ];
+
+const LOADER = /^ld(?:-linux(?:-[\w-]+)?|-musl-[\w-]+)?\.so(?:\.\d+)?$/;
+const USER_PROGRAMS: Readonly<Record<string, string>> = { SHELL: 'sh', EDITOR: 'vi', VISUAL: 'vi', PAGER: 'less' };
 
 export interface UnwrappedCommand {
   /** Lowercased basename of what actually runs, '' when nothing does. */
@@ -99,7 +103,8 @@ export function unwrapCommand(argv: readonly string[], dynamic: readonly boolean
   let words = [...argv];
   let dyn = [...dynamic];
   for (let guard = 0; guard < 12 && i < words.length; guard++) {
-    const name = baseName(words[i]);
+    // The dynamic loader runs the program it is given (`/lib64/ld-linux-x86-64.so.2 /bin/sh`).
+    const name = LOADER.test(baseName(words[i])) ? 'ld.so' : baseName(words[i]);
     if (name === 'env') {
       const s = words.findIndex((w, k) => k > i && (w === '-S' || w.startsWith('--split-string')));
       if (s > 0) {
@@ -131,6 +136,12 @@ export function unwrapCommand(argv: readonly string[], dynamic: readonly boolean
     dynamicProgram = true;
   }
   if (bare && program === 'xargs') program = 'echo';
+  // The user's own configured programs, not code computed at run time.
+  const configured = USER_PROGRAMS[programPath.replace(/^\$\{?([A-Z]+)\}?$/, '$1')];
+  if (configured !== undefined && /^\$\{?[A-Z]+\}?$/.test(programPath)) {
+    program = configured;
+    dynamicProgram = false;
+  }
   const args = bare ? [] : words.slice(i + 1);
   argsFromStdin ||= readsArgsFromStdin(program, args);
   return { program, programPath, args, wrappers, elevated, dynamicProgram, argsFromStdin, wrapperScripts };

@@ -39,6 +39,8 @@ export interface ShellCommand {
   cwd: string;
   /** How a nested command was reached (`bash -c`, `$(...)`, `eval`...); null at top level. */
   via: string | null;
+  /** Every level it was reached through, outermost first (`tar (a command it runs)`, `sh -c`); [] at top level. */
+  origins: readonly string[];
   /** Read in a function's body where it is defined (its arguments unknown); it runs again, followed, where called. */
   inDefinition: boolean;
   unwrapped: UnwrappedCommand;
@@ -79,6 +81,8 @@ class ParseContext implements LexHost {
   private nextPipeline = 0;
   private budget = MAX_SHELL_CHARS;
   private depth = 0;
+  /** The vias of the scripts being parsed, outermost first. */
+  private readonly viaStack: string[] = [];
 
   variable(name: string): string | undefined {
     return this.vars.get(name);
@@ -115,9 +119,11 @@ class ParseContext implements LexHost {
     const start = this.commands.length;
     const outerDepth = this.depth;
     this.depth = depth;
+    if (via !== null) this.viaStack.push(via);
     try {
       this.parseTokens(new ShellLexer(src, this), depth, via);
     } finally {
+      if (via !== null) this.viaStack.pop();
       this.depth = outerDepth;
     }
     return this.commands.slice(start);
@@ -251,6 +257,7 @@ class ParseContext implements LexHost {
       stage,
       depth,
       via,
+      origins: [...this.viaStack],
       inDefinition: this.definitions > 0,
       cwd: this.cwd,
       unwrapped,
@@ -325,7 +332,12 @@ class ParseContext implements LexHost {
       return;
     }
     const words: LexWord[] = argv.map((text) => ({ t: 'word', text, dynamic: false, quoted: true, substitutions: [] }));
-    this.finishCommand(words, [], this.nextPipeline++, 0, depth, via);
+    this.viaStack.push(via);
+    try {
+      this.finishCommand(words, [], this.nextPipeline++, 0, depth, via);
+    } finally {
+      this.viaStack.pop();
+    }
   }
 
   /** `echo <literal> | base64 -d | sh` and `echo / | xargs rm -rf`: the input is known, so analyse what it runs. */

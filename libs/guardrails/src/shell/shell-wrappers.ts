@@ -25,6 +25,8 @@ interface WrapperSpec {
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   sudo: {
     elevated: true,
+    // `sudo EDITOR='tee -a' visudo`: sudo sets variables given before the command.
+    assignments: true,
     argOptions: [
       '-u',
       '-g',
@@ -162,6 +164,22 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   proxychains: { argOptions: ['-f'] },
   proxychains4: { argOptions: ['-f'] },
   firejail: {},
+  // Run a program with other settings and nothing else: architecture, fake root, no fsync, a fixed clock, limits, a log.
+  setarch: { positional: 1 },
+  linux32: {},
+  linux64: {},
+  rlwrap: { argOptions: ['-a', '-b', '-C', '-D', '-e', '-f', '-F', '-g', '-H', '-l', '-M', '-O', '-p', '-P', '-q', '-s', '-S', '-t', '-w', '-z'] },
+  fakeroot: { argOptions: ['-l', '--lib', '--faked', '-s', '-i', '-b'] },
+  eatmydata: {},
+  faketime: { positional: 1, argOptions: ['-p', '-m', '-f'] },
+  logsave: { positional: 1 },
+  prlimit: { argOptions: ['-p', '--pid'] },
+  valgrind: {},
+  catchsegv: {},
+  cpulimit: { argOptions: ['-l', '--limit', '-p', '--pid', '-e', '--exe'] },
+  'aa-exec': { argOptions: ['-p', '--profile', '-n', '--namespace'] },
+  'dbus-run-session': { argOptions: ['--config-file', '--dbus-daemon'] },
+  'ld.so': { argOptions: ['--library-path', '--inhibit-rpath', '--audit', '--preload', '--argv0'] },
 };
 
 export interface SkippedWrapper {

@@ -1,0 +1,38 @@
+import { pathActions } from './path-actions';
+import { parseShell } from './shell-parser';
+
+const writes = (command: string) =>
+  parseShell(command)
+    .commands.flatMap((c) => pathActions(c))
+    .filter((a) => a.verb === 'write')
+    .map((a) => a.raw);
+
+describe('pathActions: paths a program writes through its options and its code', () => {
+  it('reads output options per program and the long output options of any program', () => {
+    expect(writes('7z x payload.7z -o/usr/bin')).toEqual(['/usr/bin']);
+    expect(writes('tcpdump -i eth0 -w /var/lib/x.pcap')).toEqual(['/var/lib/x.pcap']);
+    expect(writes('cp -t /usr/local/bin tool')).toEqual(['/usr/local/bin']);
+    expect(writes('sometool --output-file=/etc/motd in')).toEqual(['/etc/motd']);
+    expect(writes('sometool --log-file /var/log/x.log')).toEqual(['/var/log/x.log']);
+  });
+
+  it('finds the paths code writes: awk, sed w, an editor :w, perl, python, ruby, node, php', () => {
+    expect(writes('awk \'{ print > "/etc/cron.d/x" }\' payload')).toEqual(['/etc/cron.d/x']);
+    expect(writes("sed -n 'w /etc/cron.d/x' payload")).toEqual(['/etc/cron.d/x']);
+    expect(writes("vim -c ':w! /etc/sudoers' -c ':q' x")).toContain('/etc/sudoers');
+    expect(writes('perl -e \'open(F, ">/etc/profile.d/x.sh"); print F "id";\'')).toEqual(['/etc/profile.d/x.sh']);
+    expect(writes('perl -e \'open(my $f, ">>", "/etc/hosts")\'')).toEqual(['/etc/hosts']);
+    expect(writes('python3 -c \'open("/etc/ld.so.preload", "w").write("x")\'')).toEqual(['/etc/ld.so.preload']);
+    expect(writes('ruby -e \'File.write("/etc/hosts", "x")\'')).toEqual(['/etc/hosts']);
+    expect(writes('node -e \'require("fs").writeFileSync("/etc/passwd", "x")\'')).toEqual(['/etc/passwd']);
+    expect(writes('php -r \'file_put_contents("/etc/motd", "x");\'')).toEqual(['/etc/motd']);
+  });
+
+  it('does not read code that only reads, or writes relative paths, as writing system paths', () => {
+    expect(writes('python3 -c \'print(open("/etc/os-release").read())\'')).toEqual([]);
+    expect(writes("perl -ne 'print if /x/' /etc/hosts")).toEqual([]);
+    expect(writes('awk \'{ print $1 > "out.txt" }\' /etc/passwd')).toEqual([]);
+    expect(writes("sed -n '/x/p' /etc/hosts")).toEqual([]);
+    expect(writes('awk \'$3 > 1000 { print "/home/" $1 }\' /etc/passwd')).toEqual([]);
+  });
+});
