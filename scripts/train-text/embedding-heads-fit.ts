@@ -88,7 +88,7 @@ export function fitAllHeads(args: {
 
 /** Platt on every labelled dev row, weighted by label weight (as the n-gram model is
  * calibrated): the strong labels alone would adopt the base rate of a few datasets. */
-function calibrate(head: LinearHead, dev: SignalRows, s: Signal): { a: number; b: number } {
+export function calibrate(head: LinearHead, dev: SignalRows, s: Signal): { a: number; b: number } {
   const rowsK: number[] = [];
   const y: number[] = [];
   const w: number[] = [];

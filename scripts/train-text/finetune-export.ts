@@ -6,6 +6,8 @@
  *   {"text", "dataset", "lang", "split", "labels": {signal: [y, w]}}
  *
  *   node -r ./scripts/train-text/register.js scripts/train-text/finetune-export.ts [--data-dir <dir>] [--out .tmp/finetune/rows.jsonl]
+ *        [--test-out .tmp/finetune/test-rows.jsonl (also every chunk of the capped test rows, unlabelled:
+ *         cache_states.py --rows it, so that cross-dataset runs can embed them from the cache)]
  */
 import { mkdirSync, writeFileSync } from 'fs';
 import { dirname, join } from 'path';
@@ -39,6 +41,13 @@ function main(): void {
   }
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, lines.join('\n') + '\n');
+  if (args['test-out']) {
+    const test = selectRows(corpus.examples, 'test').flatMap((i) =>
+      chunksOf(corpus.examples[i]).map((text) => JSON.stringify({ text, dataset: corpus.examples[i].dataset, lang: corpus.examples[i].lang, split: 'test' })),
+    );
+    writeFileSync(args['test-out'], test.join('\n') + '\n');
+    process.stdout.write(`${test.length} test chunks -> ${args['test-out']}\n`);
+  }
   process.stdout.write(`${lines.length} rows -> ${out} (corpus ${corpus.corpusHash.slice(0, 12)})\n`);
 }
 

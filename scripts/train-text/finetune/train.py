@@ -2,10 +2,11 @@
 multi-task, on the cached layer-`first` states (cache_states.py), with the engine's
 quantization simulated (e5ft.py); writes the tuned layers as an overlay file.
 
-  nice -n 10 python3 scripts/train-text/finetune/train.py [--first 8] [--epochs 1] [--lr 1e-4]
+  python3 scripts/train-text/finetune/train.py [--first 8] [--epochs 1] [--lr 1e-4] [--max-tokens 128]
       [--hold-out dataset,… (cross-dataset runs: train without them)] [--max-rows N] [--out f.ovl]
 
-Seeded (torch, numpy, batch order), 2 threads. The heads trained here only steer the
+Seeded (torch, numpy, batch order), 2 threads; saves a checkpoint beside --out every 10
+minutes, and a rerun with the same arguments resumes from it. The heads trained here only steer the
 encoder; the shipped heads are refitted on the tuned embeddings by
 `npm run train:text:embedding -- --overlay <out>` (LODO-chosen λ, Platt on dev).
 """
@@ -58,12 +59,13 @@ def batches(spans, idx, size, rng):
     return [out[i] for i in rng.permutation(len(out))]
 
 
-def collate(spans, states, b):
-    T = max(spans[j][1] for j in b)
+def collate(spans, states, b, max_tokens=512):
+    T = min(max_tokens, max(spans[j][1] for j in b))
     x = np.zeros((len(b), T, H), np.float32)
     m = np.zeros((len(b), T), bool)
     for r, j in enumerate(b):
         o, n = spans[j]
+        n = min(n, T)
         x[r, :n] = states[o:o + n]
         m[r, :n] = True
     return torch.from_numpy(x), torch.from_numpy(m)
@@ -80,6 +82,7 @@ def main():
     ap.add_argument("--hold-out", default="")
     ap.add_argument("--max-rows", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--max-tokens", type=int, default=128, help="tokens of a row the training sees (the cache holds up to 512)")
     ap.add_argument("--rows", default=os.path.join(ROOT, ".tmp/finetune/rows.jsonl"))
     ap.add_argument("--out", default=os.path.join(ROOT, ".tmp/finetune/tuned.ovl"))
     a = ap.parse_args()
@@ -106,32 +109,55 @@ def main():
                              {"params": heads.parameters(), "lr": a.head_lr, "weight_decay": 0.01}])
     steps = math.ceil(a.epochs * len(train) / a.batch)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / (0.06 * steps)) * max(0.0, (steps - s) / steps))
+    # every batch of the run, in order, drawn once from the seed: a resumed run goes on
+    # with the same batches as an uninterrupted one
+    plan = []
+    while len(plan) < steps:
+        plan.extend(batches(spans, train, a.batch, rng))
+    plan = plan[:steps]
     y_t, w_t = torch.from_numpy(y), torch.from_numpy(w)
-    t0, step, log = time.time(), 0, []
+    ckpt = a.out + ".ckpt"
+    step, log, spent = 0, [], 0.0
+    if os.path.exists(ckpt):
+        c = torch.load(ckpt, weights_only=False)
+        if c["args"] == {k: v for k, v in vars(a).items() if k != "threads"}:
+            enc.load_state_dict(c["enc"])
+            heads.load_state_dict(c["heads"])
+            opt.load_state_dict(c["opt"])
+            sched.load_state_dict(c["sched"])
+            step, log, spent = c["step"], c["log"], c["seconds"]
+            torch.set_rng_state(c["torch_rng"])
+            print(f"  resumed at step {step}/{steps} from {ckpt}", flush=True)
+    t0 = time.time() - spent
+    last_save = time.time()
     while step < steps:
-        for b in batches(spans, train, a.batch, rng):
-            if step >= steps:
-                break
-            x, m = collate(spans, states, b)
-            z = heads(enc(x, m))
-            yy, ww = y_t[b], w_t[b]
-            ww = ww * torch.where(yy > 0, boost, torch.ones_like(boost))
-            loss = (torch.nn.functional.binary_cross_entropy_with_logits(z, yy, reduction="none") * ww).sum() / max(1.0, float((ww > 0).sum()))
-            opt.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(list(enc.parameters()) + list(heads.parameters()), 1.0)
-            opt.step()
-            sched.step()
-            step += 1
-            log.append(float(loss))
-            if step % 100 == 0 or step == steps:
-                el = time.time() - t0
-                print(f"  step {step}/{steps} loss {np.mean(log[-100:]):.4f} ({el:.0f} s, ~{el / step * (steps - step) / 60:.0f} min left)", flush=True)
+        b = plan[step]
+        x, m = collate(spans, states, b, a.max_tokens)
+        z = heads(enc(x, m))
+        yy, ww = y_t[b], w_t[b]
+        ww = ww * torch.where(yy > 0, boost, torch.ones_like(boost))
+        loss = (torch.nn.functional.binary_cross_entropy_with_logits(z, yy, reduction="none") * ww).sum() / max(1.0, float((ww > 0).sum()))
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(list(enc.parameters()) + list(heads.parameters()), 1.0)
+        opt.step()
+        sched.step()
+        step += 1
+        log.append(float(loss))
+        if step % 50 == 0 or step == steps:
+            el = time.time() - t0
+            print(f"  step {step}/{steps} loss {np.mean(log[-100:]):.4f} ({el:.0f} s, ~{el / step * (steps - step) / 60:.0f} min left)", flush=True)
+        if time.time() - last_save > 600 and step < steps:
+            torch.save({"args": {k: v for k, v in vars(a).items() if k != "threads"}, "enc": enc.state_dict(), "heads": heads.state_dict(),
+                        "opt": opt.state_dict(), "sched": sched.state_dict(), "step": step, "log": log, "seconds": time.time() - t0,
+                        "torch_rng": torch.get_rng_state()}, ckpt + ".part")
+            os.replace(ckpt + ".part", ckpt)
+            last_save = time.time()
     enc.eval()
     with torch.no_grad():
         dev_loss = []
         for b in batches(spans, dev, 64, np.random.default_rng(0)):
-            x, m = collate(spans, states, b)
+            x, m = collate(spans, states, b, a.max_tokens)
             z = heads(enc(x, m))
             ww = w_t[b]
             dev_loss.append(float((torch.nn.functional.binary_cross_entropy_with_logits(z, y_t[b], reduction="none") * ww).sum() / max(1.0, float((ww > 0).sum()))))
@@ -144,6 +170,8 @@ def main():
             moved += int((a_ != b_).sum())
             total += a_.numel()
     enc.export(a.out)
+    if os.path.exists(ckpt):
+        os.remove(ckpt)
     print(json.dumps({"out": a.out, "sha256": hashlib.sha256(open(a.out, "rb").read()).hexdigest(), "seconds": round(time.time() - t0),
                       "steps": steps, "trainRows": len(train), "devLoss": round(float(np.mean(dev_loss)), 4),
                       "q4LevelsMoved": f"{moved}/{total}", "heldOut": a.hold_out, "args": vars(a)}, indent=1))
