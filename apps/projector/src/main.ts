@@ -5,7 +5,7 @@ import { AppConfig, ConfigError, ConfigModule, loadConfig } from '@cds/config';
 import { EVENT_LOG, EventLog, EventLogModule } from '@cds/event-log';
 import { ReadModelsModule } from '@cds/read-models';
 import { ProjectorModule, ProjectorService, rebuildElasticsearch, rebuildSqlite } from '@cds/projector';
-import { ReadinessChecks, serveProbes, stopOnSignal } from '@cds/probes';
+import { startProbedContext } from '@cds/probes';
 import { Metrics, MetricsModule } from '@cds/metrics';
 import { configureLogging } from '@cds/logging';
 import { startTracing, tracing } from '@cds/tracing';
@@ -35,27 +35,19 @@ async function main(): Promise<void> {
     imports: [ConfigModule.forRoot(config), EventLogModule.forRoot(), ReadModelsModule.forRoot(), MetricsModule.forRoot('projector'), ProjectorModule],
   })
   class ProjectorAppModule {}
-  // Probes first: while Elasticsearch is away at start the context waits for it (the
-  // projector names its group after the read-model generation), and readiness says so.
-  let ready: ReadinessChecks = { readModels: async () => false };
-  let metrics: Metrics | null = null;
-  const probes = await serveProbes(
-    config.HOST,
-    config.PORT,
-    () => ready,
-    async () => {
-      if (!metrics) throw new Error('starting');
-      return metrics.render();
+  // the projector names its group after the read-model generation: its context waits for
+  // Elasticsearch at start, behind probes that say so
+  const { probes } = await startProbedContext({
+    host: config.HOST,
+    port: config.PORT,
+    module: ProjectorAppModule,
+    logger: levels,
+    readiness: (app) => {
+      const projector = app.get(ProjectorService);
+      return { projector: () => projector.ready() };
     },
-  );
-  const app = await NestFactory.createApplicationContext(ProjectorAppModule, { logger: levels });
-  metrics = app.get(Metrics);
-  const projector = app.get(ProjectorService);
-  ready = { projector: () => projector.ready() };
-  stopOnSignal(async () => {
-    await probes.close();
-    await app.close();
-    await tracing().shutdown();
+    metrics: (app) => app.get(Metrics),
+    onStop: () => tracing().shutdown(),
   });
   logger.log(`probes on http://${config.HOST}:${probes.port} (log=${config.EVENT_LOG}, read models=${config.READ_MODELS}, prefix=${config.TOPIC_PREFIX})`);
 }

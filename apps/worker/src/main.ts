@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import { Logger, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { ConfigError, ConfigModule, loadConfig } from '@cds/config';
 import { EVENT_LOG, EventLog, EventLogModule } from '@cds/event-log';
 import { ReadModelsModule } from '@cds/read-models';
 import { WebhookDispatcher, WebhookDispatchModule } from '@cds/webhook-dispatch';
-import { ReadinessChecks, serveProbes, stopOnSignal } from '@cds/probes';
+import { startProbedContext } from '@cds/probes';
 import { AsyncBatchModule, AsyncBatchRunner, VideoJobRunner } from '@cds/checks';
 import { ProvidersModule } from '@cds/providers';
 import { BlobStoreModule } from '@cds/blob-store';
@@ -36,35 +35,25 @@ async function main(): Promise<void> {
     ],
   })
   class WorkerAppModule {}
-  // Probes first: while Elasticsearch is away at start the context waits for it, and
-  // readiness says so meanwhile.
-  let ready: ReadinessChecks = { readModels: async () => false };
-  let metrics: Metrics | null = null;
-  const probes = await serveProbes(
-    config.HOST,
-    config.PORT,
-    () => ready,
-    async () => {
-      if (!metrics) throw new Error('starting');
-      return metrics.render();
+  const { probes } = await startProbedContext({
+    host: config.HOST,
+    port: config.PORT,
+    module: WorkerAppModule,
+    logger: levels,
+    readiness: (app) => {
+      const dispatcher = app.get(WebhookDispatcher);
+      const batches = app.get(AsyncBatchRunner);
+      const videos = app.get(VideoJobRunner);
+      const log = app.get<EventLog>(EVENT_LOG);
+      return {
+        eventLog: () => log.healthy(),
+        webhookDispatch: async () => dispatcher.ready(),
+        asyncBatches: async () => batches.ready(),
+        videos: async () => videos.ready(),
+      };
     },
-  );
-  const app = await NestFactory.createApplicationContext(WorkerAppModule, { logger: levels });
-  metrics = app.get(Metrics);
-  const dispatcher = app.get(WebhookDispatcher);
-  const batches = app.get(AsyncBatchRunner);
-  const videos = app.get(VideoJobRunner);
-  const log = app.get<EventLog>(EVENT_LOG);
-  ready = {
-    eventLog: () => log.healthy(),
-    webhookDispatch: async () => dispatcher.ready(),
-    asyncBatches: async () => batches.ready(),
-    videos: async () => videos.ready(),
-  };
-  stopOnSignal(async () => {
-    await probes.close();
-    await app.close();
-    await tracing().shutdown();
+    metrics: (app) => app.get(Metrics),
+    onStop: () => tracing().shutdown(),
   });
   new Logger('Worker').log(`probes on http://${config.HOST}:${probes.port} (log=${config.EVENT_LOG}, prefix=${config.TOPIC_PREFIX})`);
 }
