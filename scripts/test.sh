@@ -18,7 +18,9 @@
 #      servers: kafka and elasticsearch (adapters on the real servers), kafka-fault
 #               (adapter while a private broker restarts); e2e in distributed mode
 #               (E2E_MODE=distributed: projector, worker, two api replicas behind a
-#               round-robin proxy, on Kafka + Elasticsearch) + the distributed fault tests
+#               round-robin proxy, on Kafka + Elasticsearch) + the distributed fault tests,
+#               but for the short suites of DISTRIBUTED_TAIL, which the local lane runs
+#               once it is done, so that both lanes end together
 # A missing or broken server fails the run; nothing is skipped. Each step's time is in
 # the log ([test] lines) and in .tmp/test-reports/steps.txt.
 set -euo pipefail
@@ -34,6 +36,10 @@ rm -rf "$REPORTS" && mkdir -p "$REPORTS"
 # static files, request ids, route labels, shutdown). The rest is adapter-independent
 # and runs on fastify, embedded and distributed; schemathesis covers every operation on both.
 EXPRESS_SUITES=(checks auth-keys policies video shutdown console logging metrics openapi)
+# The distributed e2e suites the local lane runs after its own steps (the servers lane runs
+# every other one): short suites of one deployment each, 147 s in all one at a time in a
+# CI run of 98c5b8e, where the servers lane ended 333 s after the local lane.
+DISTRIBUTED_TAIL=(test/e2e/{webhooks,console,text-backpressure,providers,images-ocr-off,checks,openapi,batches,guardrails-zones,policy-impact,metrics,policies}.e2e-spec.ts packages/sdk/test/{cli,sdk}.e2e-spec.ts)
 
 # Read the whole status first: `status` exits 1 when either server is down, and grep -q
 # closing the pipe early would kill it, which pipefail would count against the server.
@@ -120,17 +126,27 @@ express_suites() {
   # (the files before --selectProjects, which would take them for project names)
   E2E_HTTP_ADAPTER=express jest_tier e2e-express --runInBand --runTestsByPath "${files[@]}" --selectProjects e2e
 }
-# One suite at a time: two distributed deployments at once (eight service processes beside
-# Kafka and Elasticsearch on 2 cores) let the projection fall more than PROJECTION_WAIT_MS
-# behind, and a read right after a write then answers from what was projected (a CI failure
-# of text-model.e2e on 2026-11-29). The embedded suites run two at a time (see lane_local).
-distributed() { E2E_MODE=distributed jest_tier e2e-distributed --runInBand --selectProjects e2e distributed; }
+# One suite at a time in each lane: two distributed deployments per lane (eight service
+# processes beside Kafka and Elasticsearch on 2 cores, with the local lane's e2e suites)
+# let the projection fall more than PROJECTION_WAIT_MS behind, and a read right after a
+# write then answered from what was projected (a CI failure of text-model.e2e on
+# 2026-11-29). The tail runs beside the servers lane only once the local lane is done.
+distributed() {
+  local f ignore=()
+  for f in "${DISTRIBUTED_TAIL[@]}"; do ignore+=("/${f//./\\.}\$"); done
+  E2E_MODE=distributed jest_tier e2e-distributed --runInBand --selectProjects e2e distributed --testPathIgnorePatterns "${ignore[@]}"
+}
+distributed_tail() {
+  # (the files before --selectProjects, which would take them for project names)
+  E2E_MODE=distributed jest_tier e2e-distributed-tail --runInBand --runTestsByPath "${DISTRIBUTED_TAIL[@]}" --selectProjects e2e
+}
 lane_local() {
   step "integration" jest_tier integration --runInBand --selectProjects integration
   step "e2e (fastify, embedded)" jest_tier e2e-fastify --maxWorkers=2 --selectProjects e2e
   step "e2e adapter-contract suites (express, embedded)" express_suites
   step "API contract: schemathesis (fastify)" scripts/api-contract.sh fastify
   step "API contract: schemathesis (express)" scripts/api-contract.sh express
+  step "e2e, the short suites (fastify, distributed)" distributed_tail
 }
 lane_servers() {
   step "kafka, elasticsearch, kafka-fault" jest_tier servers --runInBand --selectProjects kafka elasticsearch kafka-fault
