@@ -20,8 +20,8 @@
 #      servers: e2e in distributed mode
 #               (E2E_MODE=distributed: projector, worker, two api replicas behind a
 #               round-robin proxy, on Kafka + Elasticsearch) + the distributed fault tests,
-#               but for the short suites of DISTRIBUTED_TAIL, which the local lane runs
-#               once it is done, so that both lanes end together
+#               then, like the local lane once done, the parts of DISTRIBUTED_TAIL (short
+#               distributed suites) no lane has taken yet, so that the lanes end together
 # A missing or broken server fails the run; nothing is skipped. Each step's time is in
 # the log ([test] lines) and in .tmp/test-reports/steps.txt.
 set -euo pipefail
@@ -37,10 +37,15 @@ rm -rf "$REPORTS" && mkdir -p "$REPORTS"
 # static files, request ids, route labels, shutdown). The rest is adapter-independent
 # and runs on fastify, embedded and distributed; schemathesis covers every operation on both.
 EXPRESS_SUITES=(checks auth-keys policies video shutdown console logging metrics openapi)
-# The distributed e2e suites the local lane runs after its own steps (the servers lane runs
-# every other one): short suites of one deployment each, 147 s in all one at a time in a
-# CI run of 98c5b8e, where the servers lane ended 333 s after the local lane.
-DISTRIBUTED_TAIL=(test/e2e/{webhooks,console,text-backpressure,providers,images-ocr-off,checks,openapi,batches,guardrails-zones,policy-impact,metrics,policies}.e2e-spec.ts packages/sdk/test/{cli,sdk}.e2e-spec.ts)
+# The short distributed e2e suites (one deployment each; 147 s in all, one at a time, in a
+# CI run of 98c5b8e), in three parts: the servers lane runs every other distributed suite,
+# then each lane done with its own steps takes the next part no lane has taken, so that
+# the lanes end together whichever is the longer.
+DISTRIBUTED_TAIL=(
+  "test/e2e/console.e2e-spec.ts packages/sdk/test/cli.e2e-spec.ts test/e2e/webhooks.e2e-spec.ts test/e2e/openapi.e2e-spec.ts test/e2e/policy-impact.e2e-spec.ts"
+  "test/e2e/checks.e2e-spec.ts test/e2e/text-backpressure.e2e-spec.ts test/e2e/providers.e2e-spec.ts packages/sdk/test/sdk.e2e-spec.ts test/e2e/images-ocr-off.e2e-spec.ts"
+  "test/e2e/batches.e2e-spec.ts test/e2e/policies.e2e-spec.ts test/e2e/guardrails-zones.e2e-spec.ts test/e2e/metrics.e2e-spec.ts"
+)
 
 # Read the whole status first: `status` exits 1 when either server is down, and grep -q
 # closing the pipe early would kill it, which pipefail would count against the server.
@@ -131,15 +136,24 @@ express_suites() {
 # processes beside Kafka and Elasticsearch on 2 cores, with the local lane's e2e suites)
 # let the projection fall more than PROJECTION_WAIT_MS behind, and a read right after a
 # write then answered from what was projected (a CI failure of text-model.e2e on
-# 2026-11-29). The tail runs beside the servers lane only once the local lane is done.
+# 2026-11-29). The local lane takes a part of the tail only once its own steps are done.
 distributed() {
   local f ignore=()
-  for f in "${DISTRIBUTED_TAIL[@]}"; do ignore+=("/${f//./\\.}\$"); done
+  # shellcheck disable=SC2068 # the parts are lists of paths, split on spaces
+  for f in ${DISTRIBUTED_TAIL[@]}; do ignore+=("/${f//./\\.}\$"); done
   E2E_MODE=distributed jest_tier e2e-distributed --runInBand --selectProjects e2e distributed --testPathIgnorePatterns "${ignore[@]}"
 }
-distributed_tail() {
+tail_part() { # I: one part of DISTRIBUTED_TAIL
   # (the files before --selectProjects, which would take them for project names)
-  E2E_MODE=distributed jest_tier e2e-distributed-tail --runInBand --runTestsByPath "${DISTRIBUTED_TAIL[@]}" --selectProjects e2e
+  # shellcheck disable=SC2086
+  E2E_MODE=distributed jest_tier "e2e-distributed-tail-$1" --runInBand --runTestsByPath ${DISTRIBUTED_TAIL[$1]} --selectProjects e2e
+}
+distributed_tail() { # the parts no other lane has taken (mkdir: one taker each)
+  local i
+  for i in "${!DISTRIBUTED_TAIL[@]}"; do
+    mkdir "$REPORTS/tail-$i.taken" 2>/dev/null || continue
+    step "e2e, short suites $((i + 1))/${#DISTRIBUTED_TAIL[@]} (fastify, distributed)" tail_part "$i"
+  done
 }
 lane_local() {
   step "integration" jest_tier integration --runInBand --selectProjects integration
@@ -147,7 +161,7 @@ lane_local() {
   step "e2e adapter-contract suites (express, embedded)" express_suites
   step "API contract: schemathesis (fastify)" scripts/api-contract.sh fastify
   step "API contract: schemathesis (express)" scripts/api-contract.sh express
-  step "e2e, the short suites (fastify, distributed)" distributed_tail
+  distributed_tail
 }
 lane local lane_local
 local_pid=$!
@@ -156,7 +170,11 @@ local_pid=$!
 # own, not ahead of the distributed e2e suites.
 lane adapters step "kafka, elasticsearch, kafka-fault" jest_tier servers --runInBand --selectProjects kafka elasticsearch kafka-fault
 adapters_pid=$!
-lane servers step "e2e + fault tests (fastify, distributed: Kafka + Elasticsearch, 2 api replicas)" distributed
+lane_servers() {
+  step "e2e + fault tests (fastify, distributed: Kafka + Elasticsearch, 2 api replicas)" distributed
+  distributed_tail
+}
+lane servers lane_servers
 servers_pid=$!
 rc=0
 wait_for "$checks_pid" "lane checks" || rc=1
