@@ -132,11 +132,11 @@ express_suites() {
   # (the files before --selectProjects, which would take them for project names)
   E2E_HTTP_ADAPTER=express jest_tier e2e-express --runInBand --runTestsByPath "${files[@]}" --selectProjects e2e
 }
-# One suite at a time in each lane: two distributed deployments per lane (eight service
-# processes beside Kafka and Elasticsearch on 2 cores, with the local lane's e2e suites)
-# let the projection fall more than PROJECTION_WAIT_MS behind, and a read right after a
-# write then answered from what was projected (a CI failure of text-model.e2e on
-# 2026-11-29). The local lane takes a part of the tail only once its own steps are done.
+# One distributed suite at a time in each lane: two at once in one lane, beside the
+# embedded suites of the local lane (eight service processes more on 2 cores), let the
+# projection fall more than PROJECTION_WAIT_MS behind, and a read right after a write then
+# answered from what was projected (a CI failure of text-model.e2e on 2026-11-29). The
+# local lane takes a part of the tail only once its own steps are done.
 distributed() {
   local f ignore=()
   # shellcheck disable=SC2068 # the parts are lists of paths, split on spaces
