@@ -9,16 +9,19 @@
 #      (ESLint: no-floating-promises, switch-exhaustiveness-check, the domain libs free of
 #      Nest, Kafka, Elasticsearch, fs) and format (Prettier); the servers' start; the
 #      schemathesis install
-#   1. once built, two lanes at once, as the one waits on processes and servers the other
-#      does not use:
+#   1. once built, three lanes at once, as each waits on processes and servers the others
+#      do not use:
 #      local:   integration (file log, SQLite, media, local models); e2e on fastify
 #               (embedded); the adapter-contract e2e suites on express (EXPRESS_SUITES);
 #               the API description checked against the running service by schemathesis
 #               on both adapters (scripts/api-contract.sh)
-#      servers: kafka and elasticsearch (adapters on the real servers), kafka-fault
-#               (adapter while a private broker restarts); e2e in distributed mode
+#      adapters: kafka and elasticsearch (adapters on the real servers), kafka-fault
+#               (adapter while a private broker restarts): mostly waiting on the servers
+#      servers: e2e in distributed mode
 #               (E2E_MODE=distributed: projector, worker, two api replicas behind a
-#               round-robin proxy, on Kafka + Elasticsearch) + the distributed fault tests
+#               round-robin proxy, on Kafka + Elasticsearch) + the distributed fault tests,
+#               then, like the local lane once done, the parts of DISTRIBUTED_TAIL (short
+#               distributed suites) no lane has taken yet, so that the lanes end together
 # A missing or broken server fails the run; nothing is skipped. Each step's time is in
 # the log ([test] lines) and in .tmp/test-reports/steps.txt.
 set -euo pipefail
@@ -34,6 +37,15 @@ rm -rf "$REPORTS" && mkdir -p "$REPORTS"
 # static files, request ids, route labels, shutdown). The rest is adapter-independent
 # and runs on fastify, embedded and distributed; schemathesis covers every operation on both.
 EXPRESS_SUITES=(checks auth-keys policies video shutdown console logging metrics openapi)
+# The short distributed e2e suites (one deployment each; 147 s in all, one at a time, in a
+# CI run of 98c5b8e), in three parts: the servers lane runs every other distributed suite,
+# then each lane done with its own steps takes the next part no lane has taken, so that
+# the lanes end together whichever is the longer.
+DISTRIBUTED_TAIL=(
+  "test/e2e/console.e2e-spec.ts packages/sdk/test/cli.e2e-spec.ts test/e2e/webhooks.e2e-spec.ts test/e2e/openapi.e2e-spec.ts test/e2e/policy-impact.e2e-spec.ts"
+  "test/e2e/checks.e2e-spec.ts test/e2e/text-backpressure.e2e-spec.ts test/e2e/providers.e2e-spec.ts packages/sdk/test/sdk.e2e-spec.ts test/e2e/images-ocr-off.e2e-spec.ts"
+  "test/e2e/batches.e2e-spec.ts test/e2e/policies.e2e-spec.ts test/e2e/guardrails-zones.e2e-spec.ts test/e2e/metrics.e2e-spec.ts"
+)
 
 # Read the whole status first: `status` exits 1 when either server is down, and grep -q
 # closing the pipe early would kill it, which pipefail would count against the server.
@@ -120,29 +132,54 @@ express_suites() {
   # (the files before --selectProjects, which would take them for project names)
   E2E_HTTP_ADAPTER=express jest_tier e2e-express --runInBand --runTestsByPath "${files[@]}" --selectProjects e2e
 }
-# One suite at a time: two distributed deployments at once (eight service processes beside
-# Kafka and Elasticsearch on 2 cores) let the projection fall more than PROJECTION_WAIT_MS
-# behind, and a read right after a write then answers from what was projected (a CI failure
-# of text-model.e2e on 2026-11-29). The embedded suites run two at a time (see lane_local).
-distributed() { E2E_MODE=distributed jest_tier e2e-distributed --runInBand --selectProjects e2e distributed; }
+# One distributed suite at a time in each lane: two at once in one lane, beside the
+# embedded suites of the local lane (eight service processes more on 2 cores), let the
+# projection fall more than PROJECTION_WAIT_MS behind, and a read right after a write then
+# answered from what was projected (a CI failure of text-model.e2e on 2026-11-29). The
+# local lane takes a part of the tail only once its own steps are done.
+distributed() {
+  local f ignore=()
+  # shellcheck disable=SC2068 # the parts are lists of paths, split on spaces
+  for f in ${DISTRIBUTED_TAIL[@]}; do ignore+=("/${f//./\\.}\$"); done
+  E2E_MODE=distributed jest_tier e2e-distributed --runInBand --selectProjects e2e distributed --testPathIgnorePatterns "${ignore[@]}"
+}
+tail_part() { # I: one part of DISTRIBUTED_TAIL
+  # (the files before --selectProjects, which would take them for project names)
+  # shellcheck disable=SC2086
+  E2E_MODE=distributed jest_tier "e2e-distributed-tail-$1" --runInBand --runTestsByPath ${DISTRIBUTED_TAIL[$1]} --selectProjects e2e
+}
+distributed_tail() { # the parts no other lane has taken (mkdir: one taker each)
+  local i
+  for i in "${!DISTRIBUTED_TAIL[@]}"; do
+    mkdir "$REPORTS/tail-$i.taken" 2>/dev/null || continue
+    step "e2e, short suites $((i + 1))/${#DISTRIBUTED_TAIL[@]} (fastify, distributed)" tail_part "$i"
+  done
+}
 lane_local() {
   step "integration" jest_tier integration --runInBand --selectProjects integration
   step "e2e (fastify, embedded)" jest_tier e2e-fastify --maxWorkers=2 --selectProjects e2e
   step "e2e adapter-contract suites (express, embedded)" express_suites
   step "API contract: schemathesis (fastify)" scripts/api-contract.sh fastify
   step "API contract: schemathesis (express)" scripts/api-contract.sh express
-}
-lane_servers() {
-  step "kafka, elasticsearch, kafka-fault" jest_tier servers --runInBand --selectProjects kafka elasticsearch kafka-fault
-  step "e2e + fault tests (fastify, distributed: Kafka + Elasticsearch, 2 api replicas)" distributed
+  distributed_tail
 }
 lane local lane_local
 local_pid=$!
+# The adapter tiers spend most of their time waiting on Elasticsearch and a private broker
+# (24 core-s of jest and its children in 404 s, on a loaded machine): in a lane of their
+# own, not ahead of the distributed e2e suites.
+lane adapters step "kafka, elasticsearch, kafka-fault" jest_tier servers --runInBand --selectProjects kafka elasticsearch kafka-fault
+adapters_pid=$!
+lane_servers() {
+  step "e2e + fault tests (fastify, distributed: Kafka + Elasticsearch, 2 api replicas)" distributed
+  distributed_tail
+}
 lane servers lane_servers
 servers_pid=$!
 rc=0
 wait_for "$checks_pid" "lane checks" || rc=1
 wait_for "$local_pid" "lane local" || rc=1
+wait_for "$adapters_pid" "lane adapters" || rc=1
 wait_for "$servers_pid" "lane servers" || rc=1
 background=()
 exit $rc
