@@ -2,7 +2,8 @@
 // the domain libs stay free of Nest, kafkajs, Elasticsearch and the file system.
 import tseslint from 'typescript-eslint';
 
-const WEBHOOK_PURE = ['libs/webhooks/src/signature.ts', 'libs/webhooks/src/retry-schedule.ts', 'libs/webhooks/src/delivery-plan.ts', 'libs/webhooks/src/webhook-payloads.ts', 'libs/webhooks/src/ip-address.ts', 'libs/webhooks/src/ip-range.ts'];
+const WEBHOOK_PURE = ['libs/webhooks/src/signature.ts', 'libs/webhooks/src/delivery-plan.ts', 'libs/webhooks/src/webhook-payloads.ts'];
+const EGRESS_PURE = ['libs/egress/src/ip-address.ts', 'libs/egress/src/ip-range.ts'];
 
 const DOMAIN_PATTERNS = [
   { group: ['@nestjs/*'], message: 'domain libs are plain functions and types: no Nest' },
@@ -12,31 +13,58 @@ const DOMAIN_PATTERNS = [
 
 // Which libs each lib may import (`@cds/<lib>`), outside its tests: the layers of the house,
 // ground floor first. Anything else is an error, so a new upward or sideways import is a
-// decision made here, not by accident. Two known debts stay listed until they move: config
-// reads the webhook retry schedule's parser, and media fetches through the egress guard
-// that lives in webhooks.
+// decision made here, not by accident.
 const LIB_DEPS = {
-  errors: [], events: [], auth: [], backoff: [], logging: [], metrics: [], probes: [], tracing: [], validation: [],
+  errors: [],
+  events: [],
+  auth: [],
+  logging: [],
+  metrics: [],
+  probes: [],
+  tracing: [],
+  validation: [],
   testing: ['errors'],
+  backoff: ['errors'],
+  egress: ['errors'],
   policy: ['errors', 'events'],
   guardrails: ['errors'],
-  webhooks: ['errors', 'events'],
-  config: ['webhooks'],
+  webhooks: ['egress', 'errors', 'events'],
+  config: ['backoff'],
   'blob-store': ['config', 'errors'],
-  media: ['errors', 'webhooks'],
+  media: ['egress', 'errors'],
   'event-log': ['backoff', 'config', 'events'],
   'read-models': ['backoff', 'config', 'errors', 'event-log', 'events', 'tracing'],
   'write-path': ['errors', 'event-log', 'events', 'metrics', 'tracing'],
   providers: ['backoff', 'config', 'errors', 'events', 'guardrails', 'metrics', 'policy'],
   projector: ['config', 'event-log', 'events', 'metrics', 'read-models'],
-  'webhook-dispatch': ['backoff', 'config', 'event-log', 'events', 'metrics', 'read-models', 'webhooks'],
-  checks: ['auth', 'blob-store', 'config', 'errors', 'event-log', 'events', 'media', 'metrics', 'policy', 'providers', 'read-models', 'tracing', 'validation', 'write-path'],
+  'webhook-dispatch': ['backoff', 'config', 'egress', 'event-log', 'events', 'metrics', 'read-models', 'webhooks'],
+  checks: [
+    'auth',
+    'blob-store',
+    'config',
+    'errors',
+    'event-log',
+    'events',
+    'media',
+    'metrics',
+    'policy',
+    'providers',
+    'read-models',
+    'tracing',
+    'validation',
+    'write-path',
+  ],
 };
 const DOMAIN_LIB_NAMES = ['policy', 'guardrails', 'events', 'backoff'];
 const TESTS = ['**/*spec.ts', '**/*.fixtures.ts'];
 const layerPatterns = (lib) => {
   const others = Object.keys(LIB_DEPS).filter((l) => l !== lib && !LIB_DEPS[lib].includes(l));
-  return [{ group: others.map((l) => `@cds/${l}`), message: `libs/${lib} may import only ${LIB_DEPS[lib].map((l) => '@cds/' + l).join(', ') || 'no other lib'} (eslint.config.mjs, LIB_DEPS)` }];
+  return [
+    {
+      group: others.map((l) => `@cds/${l}`),
+      message: `libs/${lib} may import only ${LIB_DEPS[lib].map((l) => '@cds/' + l).join(', ') || 'no other lib'} (eslint.config.mjs, LIB_DEPS)`,
+    },
+  ];
 };
 
 export default tseslint.config(
@@ -65,5 +93,9 @@ export default tseslint.config(
   {
     files: WEBHOOK_PURE,
     rules: { 'no-restricted-imports': ['error', { patterns: [...layerPatterns('webhooks'), ...DOMAIN_PATTERNS] }] },
+  },
+  {
+    files: EGRESS_PURE,
+    rules: { 'no-restricted-imports': ['error', { patterns: [...layerPatterns('egress'), ...DOMAIN_PATTERNS] }] },
   },
 );

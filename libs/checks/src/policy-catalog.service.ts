@@ -4,6 +4,7 @@ import { tracing } from '@cds/tracing';
 import { ParsedPolicy, parsePolicyYaml } from '@cds/policy';
 import { LogEnds, LogVersionedCache, READ_MODELS, ReadModels, PolicyDoc } from '@cds/read-models';
 import { BUILTIN_POLICIES } from './builtin-policies';
+import { LRUCache } from 'lru-cache';
 
 export interface ResolvedPolicy {
   policyId: string;
@@ -19,7 +20,8 @@ const EPOCH = new Date(0).toISOString();
  * policies are cached by (tenant, id, version), so a check does not re-read YAML. */
 @Injectable()
 export class PolicyCatalog {
-  private readonly parsed = new Map<string, ParsedPolicy>();
+  /** parsed YAML by tenant, policy and version: a version never changes, so nothing expires */
+  private readonly parsed = new LRUCache<string, ParsedPolicy>({ max: 10_000 });
   private readonly builtins = new Map<string, ParsedPolicy>(Object.entries(BUILTIN_POLICIES).map(([id, yaml]) => [id, parsePolicyYaml(yaml)]));
 
   /** Stored policies (and the absence of one: a built-in id) kept while the policies topic
@@ -82,7 +84,6 @@ export class PolicyCatalog {
     let p = this.parsed.get(k);
     if (!p) {
       p = parsePolicyYaml(doc.yamlContent);
-      if (this.parsed.size > 10_000) this.parsed.clear();
       this.parsed.set(k, p);
     }
     return p;

@@ -17,7 +17,7 @@ import {
   ValidateBy,
   ValidateIf,
 } from 'class-validator';
-import { parseRetrySchedule } from '@cds/webhooks';
+import { parseRetrySchedule } from '@cds/backoff';
 import { parseProviderPrices, ProviderPrices } from './provider-prices';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));

@@ -8,7 +8,7 @@ import https from 'node:https';
 import { AddressInfo } from 'node:net';
 import { DomainError } from '@cds/errors';
 import { freePort } from '@cds/testing';
-import { EgressRefusedError } from '@cds/webhooks';
+import { EgressRefusedError } from '@cds/egress';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY } from '../test/self-signed-cert';
 import { fetchMedia, MediaFetchOptions } from './media-fetch';
 

@@ -10,7 +10,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { DomainError } from '@cds/errors';
-import { checkEgressUrl, EgressPolicy, EgressTarget, pinnedRequestOptions, Resolver, untilAborted } from '@cds/webhooks';
+import { checkEgressUrl, EgressPolicy, EgressTarget, pinnedRequestOptions, Resolver, untilAborted } from '@cds/egress';
 import { mediaFetchFailed } from './media-errors';
 import { isRedirect, redirectTarget } from './media-redirect';
 

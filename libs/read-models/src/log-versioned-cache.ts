@@ -1,5 +1,6 @@
 import type { Topic } from '@cds/events';
 import type { LogEnds } from './consistent-reads';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Read-model answers kept in memory while a topic's log does not move: an entry is
@@ -8,14 +9,13 @@ import type { LogEnds } from './consistent-reads';
  * Asking the end costs nothing on the file log and one coalesced ListOffsets on Kafka,
  * instead of a query and a wait for the projection.
  *
- * At most `maxEntries` answers are kept. A miss (null) is kept only with `keepMisses`:
+ * At most `maxEntries` answers are kept, the least recently used dropped first. A miss (null) is kept only with `keepMisses`:
  * a built-in policy id is asked for on every check, while unknown API keys, which anyone
  * can send, are looked up each time. A log that cannot tell its end is not trusted: the
  * value is loaded.
  */
 export class LogVersionedCache<V> {
-  private readonly entries = new Map<string, { version: string; value: V | null }>();
-  private readonly maxEntries: number;
+  private readonly entries: LRUCache<string, { version: string; value: V | null }>;
   private readonly keepMisses: boolean;
 
   constructor(
@@ -23,7 +23,7 @@ export class LogVersionedCache<V> {
     private readonly topic: Topic,
     o: { maxEntries?: number; keepMisses?: boolean } = {},
   ) {
-    this.maxEntries = o.maxEntries ?? 10_000;
+    this.entries = new LRUCache({ max: o.maxEntries ?? 10_000 });
     this.keepMisses = o.keepMisses ?? false;
   }
 
@@ -45,7 +45,6 @@ export class LogVersionedCache<V> {
       this.entries.delete(key);
       return null;
     }
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, { version, value });
     return value;
   }

@@ -1,18 +1,9 @@
 import { DeliveryAttempted, DeliveryCancelled, DeliveryCancelledV1, envelope, WebhookAutoDisabled } from '@cds/events';
 import { EventLog } from '@cds/event-log';
 import { WebhookDoc, WebhookReadModels } from '@cds/read-models';
-import {
-  attemptRecord,
-  DeliveryResult,
-  EgressPolicy,
-  failedTooLong,
-  nextAttemptAt,
-  openSecret,
-  RetrySchedule,
-  SecretBoxError,
-  sendSigned,
-  SignedSend,
-} from '@cds/webhooks';
+import { attemptRecord, DeliveryResult, failedTooLong, openSecret, SecretBoxError, sendSigned, SignedSend } from '@cds/webhooks';
+import { EgressPolicy } from '@cds/egress';
+import { nextAttemptAt, RetrySchedule } from '@cds/backoff';
 import { appendDurably } from './durable-append';
 import { AttemptOutcome, PendingDelivery } from './delivery-queue';
 

@@ -4,13 +4,12 @@ import { AppConfig } from '@cds/config';
 import { DomainEvent, envelopeHead, Topic, validateEvent } from '@cds/events';
 import { EncodedEvent, EVENT_LOG, EventLog, liftEncodedBatch, LogFollower, LogPosition } from '@cds/event-log';
 import { READ_MODELS, ReadModels } from '@cds/read-models';
-import { parseRetrySchedule } from '@cds/webhooks';
 import { DeliveryAttempter } from './delivery-attempter';
 import { DeliveryQueue } from './delivery-queue';
 import { PendingReloader, ReloadSettings } from './pending-reloader';
 import { WebhookFanOut, WebhooksByTenant } from './webhook-fan-out';
 import { webhookSecretKey } from './webhook-secret-key';
-import { backoffDelay } from '@cds/backoff';
+import { backoffDelay, parseRetrySchedule } from '@cds/backoff';
 
 /** The streams whose events become webhook deliveries. */
 export const DISPATCH_SOURCE_TOPICS: Topic[] = ['decisions', 'guardrails', 'jobs'];

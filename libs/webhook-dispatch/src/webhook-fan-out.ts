@@ -1,6 +1,7 @@
 import { DeliveryScheduled, DeliveryTarget, DomainEvent, envelope, EnvelopeHead } from '@cds/events';
 import { WebhookDoc, WebhookReadModels } from '@cds/read-models';
-import { deliveryIdOf, JOB_OUTCOME_TYPES, jobOf, RetrySchedule, subscribersOf, WEBHOOK_SOURCE_TYPES, webhookEventsOf } from '@cds/webhooks';
+import { deliveryIdOf, JOB_OUTCOME_TYPES, jobOf, subscribersOf, WEBHOOK_SOURCE_TYPES, webhookEventsOf } from '@cds/webhooks';
+import { RetrySchedule } from '@cds/backoff';
 import { PendingDelivery } from './delivery-queue';
 
 /** The webhooks of each tenant a batch of events names, read once per batch. */

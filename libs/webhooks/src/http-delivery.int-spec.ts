@@ -220,3 +220,29 @@ describe('deliver', () => {
     });
   });
 });
+
+describe('deliver with the system resolver', () => {
+  it('delivers to localhost through the pinned system answer', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200).end(req.headers.host);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    try {
+      const result = await deliver({
+        url: `http://localhost:${port}/hook`,
+        body: '{}',
+        headers: {},
+        timeoutMs: 2_000,
+        maxResponseBytes: 1_024,
+        egress: { allowLoopback: true },
+      });
+      expect(result).toMatchObject({ ok: true, status: 200, responseSnippet: `localhost:${port}` });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

@@ -7,8 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { checkEgressUrl, EgressPolicy, EgressTarget, Resolver } from './egress-guard';
-import { pinnedRequestOptions, untilAborted } from './pinned-request';
+import { checkEgressUrl, EgressPolicy, EgressTarget, pinnedRequestOptions, Resolver, untilAborted } from '@cds/egress';
 
 export interface DeliveryRequest {
   url: string;

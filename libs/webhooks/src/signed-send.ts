@@ -4,7 +4,7 @@
  * `POST /v1/webhooks/{id}/test`, so both send exactly the same way.
  */
 import { DeliveryAttemptedV1 } from '@cds/events';
-import { EgressPolicy } from './egress-guard';
+import { EgressPolicy } from '@cds/egress';
 import { deliver, DeliveryResult } from './http-delivery';
 import { SIGNATURE_HEADER, signPayload } from './signature';
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@cds/config';
-import { deriveWebhookSecretKey, EgressPolicy, openSecret, sealSecret } from '@cds/webhooks';
+import { deriveWebhookSecretKey, openSecret, sealSecret } from '@cds/webhooks';
+import { EgressPolicy } from '@cds/egress';
 import { AdminKey } from '../keys/admin-key';
 
 /** Seals and opens webhook signing secrets under WEBHOOK_SECRET_KEY, or a key derived

@@ -1,5 +1,5 @@
 import { DomainError } from '@cds/errors';
-import { Resolver } from '@cds/webhooks';
+import { Resolver } from '@cds/egress';
 import { assertDeliverableUrl, URL_RESOLVE_TIMEOUT_MS } from './webhook-url';
 
 const failure = (p: Promise<void>) =>

@@ -1,5 +1,5 @@
 import { invalid } from '@cds/errors';
-import { checkEgressUrl, EgressPolicy, EgressRefusedError, Resolver } from '@cds/webhooks';
+import { checkEgressUrl, EgressPolicy, EgressRefusedError, Resolver } from '@cds/egress';
 
 const MALFORMED = new Set(['invalid_url', 'unsupported_scheme', 'credentials_in_url']);
 

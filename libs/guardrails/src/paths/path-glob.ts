@@ -7,6 +7,7 @@
  * stand for any text).
  */
 import { compileShellPattern, CompiledShellPattern, matchShellPatternWhole, ShellPatternError } from '../shell/shell-glob';
+import { LRUCache } from 'lru-cache';
 
 type GlobSegment =
   | { kind: 'literal'; text: string }
@@ -24,7 +25,7 @@ const MAX_SEGMENTS = 64;
 /** Stand-in for a brace list past MAX_EXPANSIONS: any text, dots included (never in a real path). */
 const ANY = '\u0001';
 const MAX_EXPANSIONS = 32;
-const cache = new Map<string, GlobSegment[][]>();
+const cache = new LRUCache<string, GlobSegment[][]>({ max: 512 });
 
 /** Code and prose (`{open(STDIN,">&S")}`) may hold glob characters too; a path has none of these. */
 const NOT_A_PATH = /[\s;()"'`<>|&$]/;
@@ -86,7 +87,6 @@ function compileGlob(key: string): GlobSegment[][] {
   const hit = cache.get(key);
   if (hit) return hit;
   const globs = expandBraces(key).map((p) => p.split('/').filter(Boolean).slice(0, MAX_SEGMENTS).map(compileSegment));
-  if (cache.size >= 512) cache.clear();
   cache.set(key, globs);
   return globs;
 }

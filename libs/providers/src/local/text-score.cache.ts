@@ -1,4 +1,5 @@
 import { createHash } from 'crypto';
+import { LRUCache } from 'lru-cache';
 
 /** Texts up to this many UTF-16 units are their own key; longer ones are keyed by their
  * sha256, so an entry holds at most ~0.9 KB (measured: keys, answer and its promise) whatever the text's length. */
@@ -39,52 +40,47 @@ export interface TextScoreCacheStats {
  * ask computes again.
  */
 export class TextScoreCache<T> {
-  private readonly entries = new Map<string, Promise<T>>();
+  private readonly entries: LRUCache<string, Promise<T>> | null;
   private hits = 0;
   private misses = 0;
   private joined = 0;
   /** answers still being computed */
   private readonly pending = new Set<Promise<T>>();
 
-  constructor(private readonly maxEntries: number) {
+  constructor(maxEntries: number) {
     if (!Number.isInteger(maxEntries) || maxEntries < 0) throw new RangeError(`maxEntries must be an integer >= 0, got ${maxEntries}`);
+    this.entries = maxEntries > 0 ? new LRUCache({ max: maxEntries }) : null;
   }
 
   get enabled(): boolean {
-    return this.maxEntries > 0;
+    return this.entries !== null;
   }
 
   /** The cached answer for `key`, or `compute()`'s (kept once it resolves well). */
   get(key: string, compute: () => Promise<T>): Promise<T> {
-    if (!this.enabled) return compute();
-    const hit = this.entries.get(key);
+    const entries = this.entries;
+    if (!entries) return compute();
+    const hit = entries.get(key); // most recently used from now
     if (hit) {
       if (this.pending.has(hit)) this.joined++;
       else this.hits++;
-      this.entries.delete(key);
-      this.entries.set(key, hit); // most recently used last
       return hit;
     }
     this.misses++;
     const answer = compute();
     this.pending.add(answer);
-    this.entries.set(key, answer);
-    this.evict();
+    entries.set(key, answer);
     answer.then(
       () => this.pending.delete(answer),
       () => {
         this.pending.delete(answer);
-        if (this.entries.get(key) === answer) this.entries.delete(key);
+        if (entries.peek(key) === answer) entries.delete(key);
       },
     );
     return answer;
   }
 
   stats(): TextScoreCacheStats {
-    return { entries: this.entries.size, hits: this.hits, misses: this.misses, joined: this.joined };
-  }
-
-  private evict(): void {
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    return { entries: this.entries?.size ?? 0, hits: this.hits, misses: this.misses, joined: this.joined };
   }
 }

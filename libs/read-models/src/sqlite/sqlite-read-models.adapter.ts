@@ -24,6 +24,7 @@ import { PendingCursor } from '../webhook-read-models.port';
 import { SqliteWebhookStore, WEBHOOK_SCHEMA } from './sqlite-webhooks.store';
 import { guardrailPoliciesOf, guardrailPolicyKey, readDecisionRow, rowsOf, RowsAt } from './sqlite-rows';
 import { AppliedBatch, SqliteProjectionWriter } from './sqlite-projection-writer';
+import { LRUCache } from 'lru-cache';
 
 /** Where an applied batch left a partition: the next offset to apply. */
 export interface AppliedPosition {
@@ -99,7 +100,8 @@ export class SqliteReadModels implements ReadModels {
   private writer: SqliteProjectionWriter | null = null;
   private closed = false;
   private eventsSinceSync = 0;
-  private readonly currentGuardrailPolicies = new Map<string, GuardrailPolicyVersionDoc | null>();
+  /** the current policy of a project, or that it has none (`doc: null`) */
+  private readonly currentGuardrailPolicies = new LRUCache<string, { doc: GuardrailPolicyVersionDoc | null }>({ max: CURRENT_POLICIES_KEPT });
 
   private constructor(
     private readonly db: Database.Database,
@@ -436,12 +438,11 @@ export class SqliteReadModels implements ReadModels {
   async getGuardrailPolicy(tenantId: string, projectId: string): Promise<GuardrailPolicyVersionDoc | null> {
     const key = guardrailPolicyKey(tenantId, projectId);
     const hit = this.currentGuardrailPolicies.get(key);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) return hit.doc;
     // A synchronous read: no writer answer (which retires entries) is handled before the set;
     // a version the writer thread commits meanwhile is retired when its answer comes.
     const doc = parse<GuardrailPolicyVersionDoc>(this.stmts.currentGuardrailPolicy.get(tenantId, projectId));
-    if (this.currentGuardrailPolicies.size >= CURRENT_POLICIES_KEPT) this.currentGuardrailPolicies.clear();
-    this.currentGuardrailPolicies.set(key, doc);
+    this.currentGuardrailPolicies.set(key, { doc });
     return doc;
   }
 
