@@ -8,7 +8,7 @@
  * written look-alikes), where a skill's prompt lives. Reads only the training data: no corpus
  * set is looked at, so a threshold chosen here is not tuned on a held-out set.
  *
- *   nice npm run sweep:injection -- [--layer 8] [--lambda 0.001] [--thresholds 0.5,0.7,0.9]
+ *   nice npm run sweep:injection -- [--layer 8] [--lambda 0.0001] [--thresholds 0.5,0.7,0.9]
  */
 import { parseArgs } from '../train-text/cli-options';
 import { LayerCache } from './injection-cache';
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const log = (m: string) => process.stdout.write(`${m}\n`);
   const layer = Number(args.layer ?? 8);
-  const lambda = Number(args.lambda ?? 0.001);
+  const lambda = Number(args.lambda ?? 0.0001);
   const thresholds = (args.thresholds ?? '0.5,0.6,0.7,0.8,0.85,0.9,0.93,0.95,0.97,0.98,0.99').split(',').map(Number);
   const rows = await trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED);
   const cache = new LayerCache(locateE5Model().weightsSha256, CANDIDATE_LAYERS);
