@@ -91,7 +91,7 @@ async function main() {
       seconds: SECONDS,
       connections: SKILL_CONNECTIONS,
       textModel,
-      // the heads read a skill's prompt only when asked (the default is the rules alone)
+      // explicit, though it is the default: the heads read the prompt (under embedding)
       env: { SKILL_PROMPT_MODEL: 'on' },
     });
     skills[textModel] = service;

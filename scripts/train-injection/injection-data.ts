@@ -7,6 +7,7 @@ import { createHash } from 'crypto';
 import { resolve } from 'path';
 import { chunkText } from '../../libs/providers/src/local-embedding/text-chunks';
 import { PROJECT_ROOT } from '../train-text/cli-options';
+import { loadGuideRows } from './injection-guide-sources';
 import { hardNegatives } from './injection-hard-negatives';
 import { loadMoreRows } from './injection-more-sources';
 import { InjectionRow, loadInjectionRows } from './injection-sources';
@@ -36,7 +37,13 @@ const rank = (t: string) => createHash('sha1').update(t).digest('hex');
 export async function trainingRows(mirror = DEFAULT_MIRROR, shared = DEFAULT_SHARED): Promise<InjectionRow[]> {
   const perLang = new Map<string, number>();
   const seen = new Set<string>([...INJECTION_CASES, ...INJECTION_HOLDOUT_CASES, ...INJECTION_THIRD_CASES].map((c) => c.text));
-  const all = [...(await loadInjectionRows(mirror, shared)), ...(await loadMoreRows(mirror, shared)), ...hardNegatives(), ...writtenRows()];
+  const all = [
+    ...(await loadInjectionRows(mirror, shared)),
+    ...(await loadMoreRows(mirror, shared)),
+    ...loadGuideRows(mirror),
+    ...hardNegatives(),
+    ...writtenRows(),
+  ];
   // The same text twice (first label wins), and a text that is also in a held-out set, are dropped.
   const rows = all
     .filter((r) => (seen.has(r.text) ? false : (seen.add(r.text), true)))

@@ -8,18 +8,28 @@
  *
  *   npm run models:fetch
  *   nice npm run eval:injection
+ *   nice npm run eval:injection -- --dev-sweep 0.5,0.8,0.9   # the first set only, at each threshold
+ *
+ * `--dev-sweep` reads the development set alone, so a skill-vetting threshold can be chosen
+ * on it (with the cross-source sweep, sweep:injection) without a look at a held-out set.
  */
 import { INJECTION_CASES, InjectionCase } from '../../libs/guardrails/src/corpus/injection-cases';
 import { INJECTION_HOLDOUT_CASES } from '../../libs/guardrails/src/corpus/injection-holdout-cases';
 import { injectionTable, InjectionResult, runInjectionCase } from '../../libs/guardrails/src/corpus/injection-runner';
 import { INJECTION_THIRD_CASES } from '../../libs/guardrails/src/corpus/injection-third-cases';
-import { LocalTextRuntime } from '../../libs/providers/src/local/local-text.runtime';
+import { LocalTextRuntime, PromptAttackScore } from '../../libs/providers/src/local/local-text.runtime';
+import { parseArgs } from '../train-text/cli-options';
 
 async function main(): Promise<void> {
   const out = (m: string) => process.stdout.write(`${m}\n`);
+  const args = parseArgs(process.argv.slice(2));
   const runtime = new LocalTextRuntime({ kind: 'embedding', workers: 1, log: () => undefined });
   await runtime.ready();
   try {
+    if (args['dev-sweep']) {
+      await devSweep(args['dev-sweep'].split(',').map(Number), runtime, out);
+      return;
+    }
     out('# First set, development (injection-cases.ts)\n');
     await evaluate(INJECTION_CASES, runtime, out, true);
     out('\n# Second set, held out (injection-holdout-cases.ts)\n');
@@ -28,6 +38,31 @@ async function main(): Promise<void> {
     await evaluate(INJECTION_THIRD_CASES, runtime, out, false);
   } finally {
     await runtime.close();
+  }
+}
+
+async function scoreAll(cases: readonly InjectionCase[], runtime: LocalTextRuntime): Promise<PromptAttackScore[]> {
+  const scores: PromptAttackScore[] = [];
+  for (const c of cases) {
+    const score = await runtime.scorePromptAttack(c.text);
+    if (!score) throw new Error('the local text scorer has no prompt-attack heads (model/injection-heads.json)');
+    scores.push(score);
+  }
+  return scores;
+}
+
+/** The development set at each threshold: English and other languages, caught and flagged. */
+async function devSweep(thresholds: number[], runtime: LocalTextRuntime, out: (m: string) => void): Promise<void> {
+  const scores = await scoreAll(INJECTION_CASES, runtime);
+  out('| threshold | English caught | other languages caught | English look-alikes flagged | other look-alikes flagged |\n|---|---|---|---|---|');
+  for (const t of thresholds) {
+    const rs = INJECTION_CASES.map((c, i) => runInjectionCase(c, { ...scores[i], threshold: t }));
+    const cell = (en: boolean, attack: boolean) => {
+      const sel = rs.filter((r) => (r.c.lang === 'en') === en && r.c.attack === attack);
+      const n = sel.filter((r) => r.caught).length;
+      return `${n}/${sel.length} = ${((100 * n) / sel.length).toFixed(0)} %`;
+    };
+    out(`| ${t} | ${cell(true, true)} | ${cell(false, true)} | ${cell(true, false)} | ${cell(false, false)} |`);
   }
 }
 

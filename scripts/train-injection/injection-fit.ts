@@ -34,7 +34,7 @@ export function matrix(rows: InjectionRow[], cache: LayerCache, layer: number): 
 /** Benign sets in the target domain (instructions addressed to a model that attack nothing):
  * weighed this many times their share, so the many plain questions do not teach the heads
  * that any instruction to a model is an attack. */
-const DOMAIN_NEGATIVE_WEIGHT: Record<string, number> = { hardneg: 4, skills: 4, awesome: 2 };
+const DOMAIN_NEGATIVE_WEIGHT: Record<string, number> = { hardneg: 4, skills: 4, cursorrules: 4, awesome: 2, peguide: 2 };
 
 export function headData(rows: InjectionRow[], X: Float32Array, idx: number[], name: HeadName): HeadData {
   const use = idx.filter((i) => rows[i].label === 'benign' || rows[i].label === HEAD_LABEL[name]);

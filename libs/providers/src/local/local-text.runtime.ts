@@ -1,7 +1,7 @@
 import { DomainError } from '@cds/errors';
 import { ScoreMap } from '@cds/events';
 import { promptAttackRuleScores } from '@cds/guardrails';
-import { InjectionScores } from '../local-embedding/injection-heads';
+import { InjectionScores, skillThreshold } from '../local-embedding/injection-heads';
 import { LocalTextClassifier } from '../local-text/local-text.classifier';
 import { LocalEmbeddingScorer, PathScore } from '../local-embedding/local-embedding.scorer';
 import { TextScoreCache, TextScoreCacheStats, scoringForm, textScoreKey } from './text-score.cache';
@@ -147,7 +147,7 @@ export class LocalTextRuntime implements TextScorer {
     const scorer = this.embedding!;
     const inj = scorer.injection;
     const scores = inj ? await scorer.scoreInjection(text) : null;
-    return inj && scores ? { ...scores, threshold: inj.heads.threshold, model: inj.id } : null;
+    return inj && scores ? { ...scores, threshold: skillThreshold(inj.heads), model: inj.id } : null;
   }
 
   /** The embedding model's answers kept by content, and how often they were reused. */
