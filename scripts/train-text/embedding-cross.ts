@@ -36,7 +36,8 @@ export function anyUnsafeLabel(ex: CorpusExample): 0 | 1 | undefined {
   return ls.includes(0) && !toxic ? 0 : undefined;
 }
 
-function maxChunkLogit(head: { w: ArrayLike<number>; b: number }, chunks: Float32Array[]): number {
+/** A linear head's logit on a text: the max over its chunks' embeddings. */
+export function maxChunkLogit(head: { w: ArrayLike<number>; b: number }, chunks: Float32Array[]): number {
   let best = -Infinity;
   for (const x of chunks) {
     let z = head.b;

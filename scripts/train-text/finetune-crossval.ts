@@ -20,8 +20,8 @@ import { sigmoid } from '../../libs/providers/src/local-embedding/embedding-head
 import { LOCAL_TEXT_CATEGORIES, LocalTextCategory } from '@cds/providers';
 import { PROJECT_ROOT, dataDirFrom, parseArgs } from './cli-options';
 import { loadCorpus } from './corpus/corpus';
-import { EMBEDDING_DIM, EmbeddingCache } from './embedding-cache';
-import { anyUnsafeLabel } from './embedding-cross';
+import { EmbeddingCache } from './embedding-cache';
+import { anyUnsafeLabel, maxChunkLogit } from './embedding-cross';
 import { DEFAULT_LABEL_OPTIONS, selectRows } from './embedding-data';
 import { rowEmbeddings } from './embedding-features';
 import { calibrate } from './embedding-heads-fit';
@@ -41,16 +41,6 @@ export interface CrossvalRow {
   n: number;
   positives: number;
   auprc: number;
-}
-
-function maxChunkLogit(h: LinearHead, chunks: Float32Array[]): number {
-  let best = -Infinity;
-  for (const x of chunks) {
-    let z = h.b;
-    for (let j = 0; j < EMBEDDING_DIM; j++) z += h.w[j] * x[j];
-    best = Math.max(best, z);
-  }
-  return best;
 }
 
 function main(): void {
