@@ -4,13 +4,14 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { decodeImage, readTextInImage, renderForOcr } from '@cds/media';
-import { LOCAL_IMAGE_INPUT_SIZE, LocalImageModel, NsfwPool, SafetyPool } from '@cds/providers';
+import { loadNsfwjsOnTfjs, LOCAL_IMAGE_INPUT_SIZE, LocalImageModel, NsfwPool, SafetyPool } from '@cds/providers';
 import { BENCH_ADMIN_KEY, load, machine, ROOT, startNode, stopProcess, waitHealthy, writeResult } from './bench-support';
 
 /**
  * npm run bench:image — the image path on this machine:
- *   1. the models alone, one thread each: nsfwjs (the baseline) and the image safety
- *      model, a 224² frame classified, one at a time;
+ *   1. the models alone, one thread each, a 224² frame classified, one at a time: nsfwjs
+ *      as its authors run it, on tfjs WebAssembly in this thread (the baseline), the same
+ *      model converted to ONNX in the service's worker, and the image safety model;
  *   2. decode + classify of a 1-megapixel JPEG (sharp makes both models' frames, then the
  *      two models score them side by side, one thread each), one at a time;
  *   3. the pools (IMAGE_WORKERS threads each) under concurrent load, models only;
@@ -61,10 +62,13 @@ async function main() {
   const [frame] = (await decodeImage(photo, decodeOptions)).frames;
   const inputs = { rgb: frame.rgb, padded: frame.padded! };
 
+  const tfjs = await loadNsfwjsOnTfjs();
+  const modelAlone = await timeEach(N, () => tfjs.classify(frame.rgb));
+  tfjs.dispose();
   const one = NsfwPool.start({ workers: 1 });
   const oneSafety = SafetyPool.start({ workers: 1 });
   await Promise.all([one.ready(), oneSafety.ready()]);
-  const modelAlone = await timeEach(N, () => one.classify(frame.rgb));
+  const onnxAlone = await timeEach(N, () => one.classify(frame.rgb));
   const safetyAlone = await timeEach(N, () => oneSafety.classify(frame.padded!));
   await Promise.all([one.close(), oneSafety.close()]);
   const both = new LocalImageModel({ workers: 1, log: () => undefined });
@@ -120,6 +124,7 @@ async function main() {
     workers: WORKERS,
     photo: { width: 1155, height: 866, bytes: photo.length },
     modelAlone,
+    onnxAlone,
     safetyAlone,
     decodeOnly,
     decodeAndClassify,
@@ -132,7 +137,8 @@ async function main() {
   console.log(`machine: ${report.machine}; ${WORKERS} image worker threads; 1155×866 JPEG (${photo.length} bytes)`);
   console.log('| what | images/s | p50 ms | p99 ms |');
   console.log('|---|---|---|---|');
-  console.log(`| nsfwjs alone, 1 thread (baseline) | ${modelAlone.perSecond} | ${modelAlone.p50} | ${modelAlone.p99} |`);
+  console.log(`| nsfwjs on tfjs wasm, 1 thread (baseline) | ${modelAlone.perSecond} | ${modelAlone.p50} | ${modelAlone.p99} |`);
+  console.log(`| nsfwjs converted to ONNX, 1 worker thread | ${onnxAlone.perSecond} | ${onnxAlone.p50} | ${onnxAlone.p99} |`);
   console.log(`| image safety model alone, 1 thread | ${safetyAlone.perSecond} | ${safetyAlone.p50} | ${safetyAlone.p99} |`);
   console.log(`| decode (sharp) of the 1 MP JPEG, both models' frames | ${decodeOnly.perSecond} | ${decodeOnly.p50} | ${decodeOnly.p99} |`);
   console.log(
@@ -142,7 +148,7 @@ async function main() {
   console.log(`| POST /v1/check image, OCR off, -c ${CONNECTIONS} | ${service.rps} | ${service.p50} | ${service.p99} |`);
   console.log(`| OCR of a 640×160 text image | ${ocrText.perSecond} | ${ocrText.p50} | ${ocrText.p99} |`);
   console.log(`| OCR of the 1 MP photo (grey PNG made, then read) | ${ocrPhoto.perSecond} | ${ocrPhoto.p50} | ${ocrPhoto.p99} |`);
-  console.log(`service ÷ model alone in one thread: ${report.ratio}`);
+  console.log(`service ÷ nsfwjs on tfjs in one thread: ${report.ratio}`);
   console.log(`written to ${writeResult('image', report)}`);
 }
 

@@ -30,6 +30,7 @@ export { LocalImageModel, LOCAL_IMAGE_INPUT_SIZE } from './local/local-image.mod
 export { LocalTextRuntime, LocalTextModelKind, TextScore, TextScorer } from './local/local-text.runtime';
 export { LocalEmbeddingScorer } from './local-embedding/local-embedding.scorer';
 export { NsfwPool, NSFW_INPUT_SIZE } from './local-image/nsfw-pool';
+export { loadNsfwjsOnTfjs } from './local-image/nsfwjs-tfjs';
 export { SafetyPool, SAFETY_INPUT_SIZE } from './image-safety/image-safety-pool';
 export type { SafetyScores } from './image-safety/image-safety-scores';
 export { LOCAL_IMAGE_SIGNALS, LOCAL_IMAGE_SIGNAL_DESCRIPTIONS, LOCAL_IMAGE_SIGNAL_FOLDING, imageSignalsOf } from './local/local-image.signals';

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { NSFW_INPUT_BYTES, NSFW_INPUT_SIZE, NsfwPool } from './nsfw-pool';
 import { NsfwScores } from './nsfw-scores';
 
-// One pool for the whole file: each worker takes ~7 s (more on a busy machine) to load the model.
+// One pool for the whole file: each worker converts and loads the model (~0.5 s, more on a busy machine).
 jest.setTimeout(60_000);
 
 const IMAGES = '/work/shared/data/images';
@@ -39,7 +39,7 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<void>
   }
 }
 
-describe('NsfwPool (nsfwjs MobileNetV2Mid on tfjs wasm, 2 worker threads)', () => {
+describe('NsfwPool (nsfwjs MobileNetV2Mid converted to ONNX, 2 worker threads)', () => {
   let pool: NsfwPool;
   const logs: string[] = [];
   const frames = new Map<string, Uint8Array>();
@@ -113,37 +113,25 @@ describe('NsfwPool (nsfwjs MobileNetV2Mid on tfjs wasm, 2 worker threads)', () =
 
   it('rejects at once with IMAGE_QUEUE_FULL past the queue limit, and still answers the rest', async () => {
     const rgb = frames.get('white')!;
-    const accepted = Array.from({ length: 2 + QUEUE_LIMIT }, () => pool.classify(rgb)); // 2 running, QUEUE_LIMIT waiting
+    // submitted in one tick; once the two workers took their batches (4 of 8 for the
+    // first, then 8 for the last one idle), QUEUE_LIMIT wait
+    const accepted = Array.from({ length: QUEUE_LIMIT + 12 }, () => pool.classify(rgb));
+    await Promise.resolve();
     expect(pool.stats().queued).toBe(QUEUE_LIMIT);
     await expect(pool.classify(rgb)).rejects.toMatchObject({ code: 'IMAGE_QUEUE_FULL', kind: 'unavailable' });
     const results = await Promise.all(accepted);
     expect(results.every((s) => sum(s) > 0.999)).toBe(true);
   });
 
-  it('does not leak tensors over hundreds of frames', async () => {
-    const rgb = frames.get('chelsea.png')!;
-    for (let round = 0; round < 10; round++) await Promise.all(Array.from({ length: 20 }, () => pool.classify(rgb)));
-    const workers = pool.stats().workers;
-    expect(workers.reduce((n, w) => n + w.served, 0)).toBeGreaterThan(250);
-    for (const w of workers) {
-      expect(w.tensorsAtReady).toBeGreaterThan(0);
-      expect(w.tensors).toBe(w.tensorsAtReady);
-    }
-  });
-
-  it('rejects the frame of a worker that dies, keeps answering, and respawns the worker', async () => {
-    const inFlight = pool.classify(frames.get('rocket.jpg')!);
-    const busy = pool.stats().workers.findIndex((w) => w.busy);
-    expect(busy).toBeGreaterThanOrEqual(0);
-    await pool.killWorker(busy);
-    await expect(inFlight).rejects.toMatchObject({ code: 'IMAGE_WORKER_CRASHED' });
-
-    expect(pool.state).toBe('ready');
+  // An idle worker: one terminated inside onnxruntime's (synchronous) run can abort the
+  // process (ModelWorkerPool.killWorker); a batch lost with its worker is the pool's own
+  // test (model-worker-pool.int-spec.ts).
+  it('keeps answering when a worker dies, and respawns it with the model converted again', async () => {
+    await pool.killWorker(1);
     expect(await pool.classify(frames.get('coffee.png')!)).toEqual(reference.get('coffee.png'));
-    expect(logs.some((l) => l.startsWith(`warn: image worker ${busy} stopped`))).toBe(true);
-
+    expect(logs.some((l) => l.startsWith('warn: image worker 1 stopped'))).toBe(true);
     await until(() => pool.stats().workers.every((w) => w.ready), 45_000);
-    expect(pool.stats().workers[busy].restarts).toBe(1);
+    expect(pool.stats().workers[1].restarts).toBe(1);
     const again = await Promise.all([pool.classify(frames.get('rocket.jpg')!), pool.classify(frames.get('rocket.jpg')!)]);
     expect(again).toEqual([reference.get('rocket.jpg'), reference.get('rocket.jpg')]);
   });

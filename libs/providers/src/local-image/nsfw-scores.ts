@@ -7,32 +7,21 @@ export interface NsfwScores {
   sexy: number;
 }
 
-/** What `NSFWJS.classify(img, 5)` returns. */
-export interface NsfwPrediction {
-  className: string;
-  probability: number;
-}
+/** The graph's output order (nsfwjs's NSFW_CLASSES: Drawing, Hentai, Neutral, Porn, Sexy). */
+export const NSFW_CLASSES = ['drawing', 'hentai', 'neutral', 'porn', 'sexy'] as const satisfies readonly (keyof NsfwScores)[];
+export const NSFW_CLASS_COUNT = NSFW_CLASSES.length;
 
-const CLASS_KEYS: Record<string, keyof NsfwScores> = {
-  Drawing: 'drawing',
-  Hentai: 'hentai',
-  Neutral: 'neutral',
-  Porn: 'porn',
-  Sexy: 'sexy',
-};
-
-/** The model's top-5 list as a record; throws if a class is missing or unknown, which
- * would mean a different model than the one this code was written for. */
-export function nsfwScoresOf(predictions: readonly NsfwPrediction[]): NsfwScores {
-  const scores: Partial<NsfwScores> = {};
-  for (const p of predictions) {
-    const key = CLASS_KEYS[p.className];
-    if (!key) throw new Error(`unexpected nsfwjs class "${p.className}"`);
-    if (!Number.isFinite(p.probability)) throw new Error(`nsfwjs gave a non-finite probability for ${p.className}`);
-    scores[key] = p.probability;
+/** Frame i's scores from the graph's `[batch, 5]` softmax output; throws on a shape or a
+ * value that would mean another model than the one this code was written for. */
+export function nsfwScoresAt(probabilities: Float32Array, i: number): NsfwScores {
+  const n = NSFW_CLASS_COUNT;
+  if (probabilities.length < (i + 1) * n) throw new Error(`the nsfw model gave ${probabilities.length} values, fewer than ${(i + 1) * n}`);
+  const values = Array.from(probabilities.subarray(i * n, (i + 1) * n));
+  for (const v of values) {
+    if (!Number.isFinite(v) || v < -1e-6 || v > 1 + 1e-6) throw new Error(`the nsfw model gave ${v}, not a probability`);
   }
-  const missing = Object.values(CLASS_KEYS).filter((k) => scores[k] === undefined);
-  if (missing.length > 0) throw new Error(`nsfwjs gave no probability for ${missing.join(', ')}`);
-  const { drawing, hentai, neutral, porn, sexy } = scores as NsfwScores;
+  const sum = values.reduce((a, b) => a + b, 0);
+  if (Math.abs(sum - 1) > 1e-3) throw new Error(`the nsfw model's probabilities sum to ${sum}, not 1`);
+  const [drawing, hentai, neutral, porn, sexy] = values;
   return { drawing, hentai, neutral, porn, sexy };
 }
