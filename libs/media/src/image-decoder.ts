@@ -15,7 +15,7 @@ import { DomainError } from '@cds/errors';
 import { ocrLongestSide, sequentialDecodeWork, spreadFrames } from './decode-plan';
 import { ACCEPTED_FORMATS, ImageFormat, requireImageFormat } from './image-format';
 import { imageTooLarge, invalidImage, unsupportedImageFormat } from './media-errors';
-import { padFrame } from './padded-frame';
+import { modelFramesOf, stretchFrame } from './padded-frame';
 
 // Each request decodes different bytes: libvips' operation cache would only hold memory.
 sharp.cache(false);
@@ -38,7 +38,10 @@ export interface DecodeImageOptions {
 export interface DecodedFrame {
   /** Position of the frame in the file, from 0. */
   index: number;
-  /** modelSize × modelSize × 3 bytes, RGB, rows top to bottom; alpha flattened onto white. */
+  /** modelSize × modelSize × 3 bytes, RGB, rows top to bottom; alpha flattened onto white.
+   * With `paddedSize`, stretched from the page decoded whole (ICC profile ignored, as for the
+   * padded frame: one decode serves both); without it, from a shrink-on-load decode with
+   * the ICC profile applied (cheaper when only this frame is needed). */
   rgb: Buffer;
   /** paddedSize² × 3 bytes, RGB: the picture fitted inside the square over a blurred copy
    * of itself (padded-frame.ts); only when `paddedSize` is given. */
@@ -82,8 +85,8 @@ export async function decodeImage(bytes: Buffer, o: DecodeImageOptions): Promise
   // One page at a time: memory stays at one decoded frame, however many are asked for.
   const frames: DecodedFrame[] = [];
   for (const index of indices) {
-    const rgb = await modelFrame(bytes, format, index, o);
-    frames.push(o.paddedSize ? { index, rgb, padded: await paddedFrame(bytes, format, index, o, o.paddedSize) } : { index, rgb });
+    if (o.paddedSize === undefined) frames.push({ index, rgb: await modelFrame(bytes, format, index, o) });
+    else frames.push({ index, ...(await bothFrames(bytes, format, index, o, o.paddedSize)) });
   }
   const ocrImage = o.withOcrImage === false ? null : await ocrPicture(bytes, format, layout, o);
   return { format, width: layout.width, height: layout.height, frameCount: layout.frameCount, frames, ocrImage };
@@ -181,12 +184,13 @@ async function modelFrame(bytes: Buffer, format: ImageFormat, index: number, o: 
 }
 
 /**
- * The padded frame of one page: decoded whole (no shrink-on-load, which would change the
- * pixels), oriented, alpha on white, 8-bit sRGB with the embedded ICC profile ignored, as
- * the image safety model's own package prepares it; then padFrame. Holds the page's
+ * Both models' frames of one page, from one decode of the whole page (no shrink-on-load,
+ * which would change the pixels): oriented, alpha on white, 8-bit sRGB with the embedded
+ * ICC profile ignored, as the image safety model's own package prepares it; then
+ * modelFramesOf (the stretched frame, and the padded one over its blur). Holds the page's
  * pixels in memory once (3 bytes a pixel).
  */
-async function paddedFrame(bytes: Buffer, format: ImageFormat, index: number, o: DecodeImageOptions, size: number): Promise<Buffer> {
+async function bothFrames(bytes: Buffer, format: ImageFormat, index: number, o: DecodeImageOptions, size: number): Promise<{ rgb: Buffer; padded: Buffer }> {
   const { data, info } = await decoding(format, o, () =>
     load(bytes, format, index, o, { ignoreIcc: true })
       .rotate()
@@ -197,7 +201,9 @@ async function paddedFrame(bytes: Buffer, format: ImageFormat, index: number, o:
       .toBuffer({ resolveWithObject: true }),
   );
   if (info.channels !== 3) throw new Error(`decoded page has ${info.channels} channels; expected RGB`);
-  return padFrame(data, info.width, info.height, size);
+  const frames = await modelFramesOf(data, info.width, info.height, size);
+  if (o.modelSize === size) return frames;
+  return { rgb: await stretchFrame(data, info.width, info.height, o.modelSize, o.modelSize), padded: frames.padded };
 }
 
 function load(bytes: Buffer, format: ImageFormat, page: number, o: DecodeImageOptions, extra: { ignoreIcc?: boolean } = {}): Sharp {

@@ -44,27 +44,33 @@ export function overlayCentred(background: Buffer, foreground: Buffer, fw: numbe
   return out;
 }
 
+/** Raw 8-bit RGB resized to toWidth × toHeight, aspect not kept (fit fill, Lanczos-3). */
+export function stretchFrame(rgb: Buffer, width: number, height: number, toWidth: number, toHeight: number): Promise<Buffer> {
+  return sharp(rgb, { raw: { width, height, channels: 3 } })
+    .resize(toWidth, toHeight, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer();
+}
+
 /** The padded frame of an 8-bit RGB picture given as raw pixels (the whole picture, decoded). */
 export async function padFrame(rgb: Buffer, width: number, height: number, size: number): Promise<Buffer> {
-  const raw = { raw: { width, height, channels: 3 as const } };
-  const fit = fitInside(width, height, size);
-  const [background, foreground] = await Promise.all([
-    sharp(rgb, raw).resize(size, size, { fit: 'fill', kernel: 'lanczos3' }).blur(PAD_BLUR_SIGMA).raw().toBuffer(),
-    sharp(rgb, raw).resize(fit.width, fit.height, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer(),
-  ]);
-  return overlayCentred(background, foreground, fit.width, fit.height, size);
+  return (await modelFramesOf(rgb, width, height, size)).padded;
 }
 
 /**
- * Both models' frames of one picture given as raw 8-bit RGB (a video frame as ffmpeg
- * decoded it): stretched to size² (fit fill, Lanczos-3, as decodeImage makes it) for
- * nsfwjs, and padded (padFrame) for the image safety model.
+ * Both models' frames of one picture given as raw 8-bit RGB (a decoded page, a video
+ * frame as ffmpeg decoded it): stretched to size² (fit fill, Lanczos-3) for nsfwjs, and
+ * padded for the image safety model, whose blurred background is that same stretched
+ * frame: one resize of the whole picture serves both (libvips blurs the 8-bit result of a
+ * resize whether in one pipeline or two, so the padded frame stays the package's to the
+ * bit; image-safety.reference.int-spec.ts).
  */
 export async function modelFramesOf(rgb: Buffer, width: number, height: number, size: number): Promise<{ rgb: Buffer; padded: Buffer }> {
-  const raw = { raw: { width, height, channels: 3 as const } };
-  const [stretched, padded] = await Promise.all([
-    sharp(rgb, raw).resize(size, size, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer(),
-    padFrame(rgb, width, height, size),
-  ]);
-  return { rgb: stretched, padded };
+  const fit = fitInside(width, height, size);
+  const [stretched, foreground] = await Promise.all([stretchFrame(rgb, width, height, size, size), stretchFrame(rgb, width, height, fit.width, fit.height)]);
+  const background = await sharp(stretched, { raw: { width: size, height: size, channels: 3 } })
+    .blur(PAD_BLUR_SIGMA)
+    .raw()
+    .toBuffer();
+  return { rgb: stretched, padded: overlayCentred(background, foreground, fit.width, fit.height, size) };
 }
