@@ -27,4 +27,3 @@ export interface WebhookReadModels {
 
 /** Where a page of pending deliveries ended (its last delivery): the next page starts after it. */
 export type PendingCursor = Pick<DeliveryDoc, 'nextAttemptAt' | 'deliveryId'>;
-
