@@ -104,12 +104,14 @@ describe('the local text model (LOCAL_TEXT_MODEL)', () => {
     fs.writeFileSync(path.join(broken, 'e5-small-q4.bin'), Buffer.alloc(4096, 7));
     const bad = await startService({ env: { LOCAL_EMBEDDING_MODEL_DIR: broken }, startProbe: '/health' });
     try {
-      // everything else up (in distributed mode the read models come up after /health)
-      const ready = await eventually(async () => {
+      // everything else up (in distributed mode the read models come up after /health), on
+      // every replica: two answers in a row are both replicas' behind the round-robin proxy
+      const upOnce = async () => {
         const r = await fetch(`${bad.baseUrl}/ready`);
         const body = (await r.json()) as any;
         return body.eventLog && body.readModels && body.localTextModel.state !== 'loading' ? { status: r.status, body } : undefined;
-      }, 'the log and read models up, the text model loaded or failed');
+      };
+      const ready = await eventually(async () => ((await upOnce()) ? upOnce() : undefined), 'the log and read models up, the text model loaded or failed');
       expect(ready).toMatchObject({ status: 503, body: { status: 'not_ready', localTextModel: { model: 'embedding', state: 'failed' } } });
       const client = new ApiClient(bad.baseUrl, bad.adminKey);
       const r = await client.post('/v1/check', { content: THREAT_EN, policyId: 'default' });
