@@ -1,15 +1,13 @@
-/** Content decisions, dry runs and batches (README "Checks", "Dry run", "Multimodal", "Batches"). */
+/** Content decisions, dry runs and batches (README "Checks", "Dry run", "Multimodal", "Batches").
+ * The answers are the service's OpenAPI schemas (openapi.generated.ts, `npm run sdk:types`). */
+import type { components } from './openapi.generated';
 
-export type Action = 'allow' | 'warn' | 'flag' | 'block';
+type Schemas = components['schemas'];
 
-export interface CategoryResult {
-  category: string;
-  /** Confidence, 0 to 1. */
-  score: number;
-  threshold: number;
-  /** score >= threshold */
-  triggered: boolean;
-}
+export type Action = Schemas['CheckDecision']['action'];
+
+/** `score` is the confidence, 0 to 1; `triggered` is score >= threshold. */
+export type CategoryResult = Schemas['CategoryResult'];
 
 export interface CheckRequest {
   /** Text, or an image: raw base64, a data URI, an http(s) URL or a `media:sha256:<hex>` reference. */
@@ -25,18 +23,7 @@ export interface CheckRequest {
 }
 
 /** The spec's Check decision. */
-export interface CheckDecision {
-  safe: boolean;
-  flagged: boolean;
-  action: Action;
-  categories: CategoryResult[];
-  decisionId: string;
-  provider: string;
-  /** Milliseconds. */
-  latency: number;
-  /** USD. */
-  cost: number;
-}
+export type CheckDecision = Schemas['CheckDecision'];
 
 export interface MultimodalContext {
   language?: string;
@@ -57,27 +44,11 @@ export interface MultimodalRequest {
   requestId?: string;
 }
 
-export interface MultimodalResult {
-  contentType: 'text' | 'image' | 'video';
-  /** The image's URL or `media:sha256:` reference; absent for text. */
-  contentRef?: string;
-  safe: boolean;
-  flagged: boolean;
-  action: Action;
-  categories: CategoryResult[];
-}
+/** One item of a multimodal check: `contentRef` is the image's URL or `media:sha256:` reference, absent for text. */
+export type MultimodalResult = Schemas['MultimodalResult'];
 
-export interface MultimodalDecision {
-  decisionId: string;
-  safe: boolean;
-  flagged: boolean;
-  /** The most severe over the items. */
-  action: Action;
-  /** One per item in request order, the text first. */
-  results: MultimodalResult[];
-  totalLatency: number;
-  totalCost: number;
-}
+/** `action` is the most severe over the items; `results` one per item in request order, the text first. */
+export type MultimodalDecision = Schemas['MultimodalDecision'];
 
 /** `policy` (unsaved YAML) wins over `policyId`; `mockSignals` replace `mockScores`. */
 export interface DryRunRequest {
@@ -87,15 +58,8 @@ export interface DryRunRequest {
   mockSignals?: Record<string, number>;
 }
 
-export interface DryRunResult {
-  dryRun: true;
-  /** null when an unsaved `policy` was evaluated. */
-  policyId: string | null;
-  safe: boolean;
-  flagged: boolean;
-  action: Action;
-  categories: CategoryResult[];
-}
+/** `policyId` is null when an unsaved `policy` was evaluated. */
+export type DryRunResult = Schemas['DryRunResult'];
 
 export interface BatchItem {
   id: string;
@@ -110,19 +74,13 @@ export interface BatchCheckRequest {
   items: BatchItem[];
 }
 
-export interface ItemError {
-  code: string;
-  message: string;
-  details: string;
-}
+export type ItemError = Schemas['ItemError'];
 
 /** One item's decision, or why it could not be checked (the others are unaffected). */
-export type BatchItemResult = { id: string; safe: boolean; action: Action; decisionId: string } | { id: string; error: ItemError };
+export type BatchItemResult = Schemas['BatchItemResult'];
 
-export interface BatchCheckResult {
-  /** In request order. */
-  items: BatchItemResult[];
-}
+/** `items` in request order. */
+export type BatchCheckResult = Schemas['BatchResult'];
 
 export interface AsyncBatchRequest {
   policyId: string;
@@ -132,27 +90,9 @@ export interface AsyncBatchRequest {
   webhookUrl: string;
 }
 
-export interface AsyncBatchAccepted {
-  batchId: string;
-  status: 'processing';
-  totalItems: number;
-  /** Signs the result when no webhook of the tenant is registered at `webhookUrl` (shown once). */
-  webhookSecret?: string;
-  /** The registered webhook whose secret signs the result. */
-  signingWebhookId?: string;
-}
+/** `webhookSecret` signs the result when no webhook of the tenant is registered at `webhookUrl` (shown once);
+ * else `signingWebhookId` names the registered webhook whose secret signs it. */
+export type AsyncBatchAccepted = Schemas['AsyncBatchAccepted'];
 
-export interface Batch {
-  batchId: string;
-  status: 'processing' | 'completed' | 'failed';
-  policyId: string;
-  totalItems: number;
-  webhookUrl: string;
-  createdAt: string;
-  completedAt: string | null;
-  succeeded: number | null;
-  failed: number | null;
-  /** Per-item results once completed. */
-  items: BatchItemResult[] | null;
-  error: ItemError | null;
-}
+/** `items`: the per-item results once completed. */
+export type Batch = Schemas['AsyncBatch'];

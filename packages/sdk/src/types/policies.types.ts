@@ -1,23 +1,13 @@
-/** Policies and the impact report (README "Policies", "Policy impact"). */
-import type { Action } from './checks.types';
+/** Policies and the impact report (README "Policies", "Policy impact").
+ * The answers are the service's OpenAPI schemas (openapi.generated.ts, `npm run sdk:types`). */
+import type { components } from './openapi.generated';
 
-export interface PolicyCategory {
-  threshold: number;
-  action: Action;
-  provider?: string;
-}
+type Schemas = components['schemas'];
 
-export interface Policy {
-  policyId: string;
-  name: string;
-  categories: Record<string, PolicyCategory>;
-  version: number;
-  /** The built-in `default` until a policy of that id overrides it. */
-  builtIn: boolean;
-  yamlContent: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** `builtIn`: the built-in `default` until a policy of that id overrides it. */
+export type Policy = Schemas['Policy'];
+
+export type PolicyCategory = Policy['categories'][string];
 
 export interface PolicyImpactRequest {
   /** The candidate policy. */
@@ -29,25 +19,8 @@ export interface PolicyImpactRequest {
   limit?: number;
 }
 
-export interface ActionChange {
-  from: Action;
-  to: Action;
-  count: number;
-  /** What drove the change, most frequent first. */
-  categories: { category: string; count: number }[];
-  /** Up to 5, newest first. */
-  sampleDecisionIds: string[];
-}
+/** `categories`: what drove the change, most frequent first; `sampleDecisionIds`: up to 5, newest first. */
+export type ActionChange = Schemas['ImpactChange'];
 
-export interface PolicyImpact {
-  policyId: string;
-  candidate: { name: string; version?: string | number };
-  window: { from: string | null; to: string | null; limit: number; cut: boolean; oldest: string | null; newest: string | null };
-  evaluated: number;
-  unchanged: number;
-  changed: number;
-  /** Most frequent first. */
-  changes: ActionChange[];
-  actions: { before: Record<Action, number>; after: Record<Action, number> };
-  replayMs: number;
-}
+/** `changes`: most frequent first. */
+export type PolicyImpact = Schemas['ImpactReport'];
