@@ -212,7 +212,8 @@ const segment = obj({
   frames: int(),
 });
 
-const systemZones = obj(
+// Named components, as both the policy and an inline (partial) policy carry them.
+const systemZonesSchema = obj(
   {},
   {
     add: arr(str('a path prefix protected like system configuration')),
@@ -221,29 +222,29 @@ const systemZones = obj(
   'optional: widens or narrows the built-in system zones (libs/guardrails/GUARDRAILS.md, "System zones")',
 );
 const stringOrList = (description: string): Schema => ({ description, oneOf: [str(), arr(str())] });
-const sessionRules = arr(
-  obj(
-    {
-      name: str('unique in the policy, at most 64 characters'),
-      steps: arr(
-        obj(
-          {},
-          {
-            actionType: stringOrList('the action is one of these action types'),
-            category: stringOrList('its decision had one of these categories'),
-            fact: stringOrList('it did one of: secret_read, network, network_egress, download, run, startup_write, exec'),
-            command: str('a blockShellPatterns glob matched against the command'),
-            targetPath: str('the same glob syntax, matched against the targetPath'),
-          },
-          'at least one condition; all the conditions it sets must hold',
-        ),
+const sessionRuleSchema = obj(
+  {
+    name: str('unique in the policy, at most 64 characters'),
+    steps: arr(
+      obj(
+        {},
+        {
+          actionType: stringOrList('the action is one of these action types'),
+          category: stringOrList('its decision had one of these categories'),
+          fact: stringOrList('it did one of: secret_read, network, network_egress, download, run, startup_write, exec'),
+          command: str('a blockShellPatterns glob matched against the command'),
+          targetPath: str('the same glob syntax, matched against the targetPath'),
+        },
+        'at least one condition; all the conditions it sets must hold',
       ),
-      action: oneOfValues(['flag', 'block']),
-    },
-    { within: int('how many earlier actions of the session the steps may reach back: 1 to 200, default 50') },
-  ),
-  "optional: sequences of a session's actions (2 to 8 steps, the last one the action being authorized); at most 32 rules",
+    ),
+    action: oneOfValues(['flag', 'block']),
+  },
+  { within: int('how many earlier actions of the session the steps may reach back: 1 to 200, default 50') },
+  "a sequence of a session's actions (2 to 8 steps, the last one the action being authorized)",
 );
+const systemZones = ref('GuardrailSystemZones');
+const sessionRules = arr(ref('GuardrailSessionRule'), 'optional: at most 32 rules');
 const guardrailPolicy = obj(
   { sensitivePathPrefixes: arr(str()), networkAllowlist: arr(str()), blockShellPatterns: arr(str()), requireApprovalScore: num() },
   { systemZones, sessionRules },
@@ -414,6 +415,8 @@ export const ANSWER_SCHEMAS: Record<string, Schema> = {
   ),
   GuardrailPolicy: guardrailPolicy,
   PartialGuardrailPolicy: partialGuardrailPolicy,
+  GuardrailSystemZones: systemZonesSchema,
+  GuardrailSessionRule: sessionRuleSchema,
   GuardrailPolicyAnswer: obj({ projectId: str(), policy: ref('GuardrailPolicy') }),
   GuardrailPolicyPut: obj({ policy: ref('GuardrailPolicy') }, { projectId }, 'projectId is required with an API key; a session token names its own'),
   GuardrailPolicyHistory: obj({ projectId: str(), history: arr(ref('GuardrailPolicyHistoryEntry')) }),

@@ -812,32 +812,9 @@ export interface components {
       networkAllowlist: string[];
       blockShellPatterns: string[];
       requireApprovalScore: number;
-      /** @description optional: widens or narrows the built-in system zones (libs/guardrails/GUARDRAILS.md, "System zones") */
-      systemZones?: {
-        add?: string[];
-        exempt?: string[];
-      };
-      /** @description optional: sequences of a session's actions (2 to 8 steps, the last one the action being authorized); at most 32 rules */
-      sessionRules?: {
-        /** @description unique in the policy, at most 64 characters */
-        name: string;
-        steps: {
-          /** @description the action is one of these action types */
-          actionType?: string | string[];
-          /** @description its decision had one of these categories */
-          category?: string | string[];
-          /** @description it did one of: secret_read, network, network_egress, download, run, startup_write, exec */
-          fact?: string | string[];
-          /** @description a blockShellPatterns glob matched against the command */
-          command?: string;
-          /** @description the same glob syntax, matched against the targetPath */
-          targetPath?: string;
-        }[];
-        /** @enum {string} */
-        action: 'flag' | 'block';
-        /** @description how many earlier actions of the session the steps may reach back: 1 to 200, default 50 */
-        within?: number;
-      }[];
+      systemZones?: components['schemas']['GuardrailSystemZones'];
+      /** @description optional: at most 32 rules */
+      sessionRules?: components['schemas']['GuardrailSessionRule'][];
     };
     /** @description any subset of the project policy fields; the missing ones come from the project policy, then the defaults */
     PartialGuardrailPolicy: {
@@ -845,32 +822,35 @@ export interface components {
       networkAllowlist?: string[];
       blockShellPatterns?: string[];
       requireApprovalScore?: number;
-      /** @description optional: widens or narrows the built-in system zones (libs/guardrails/GUARDRAILS.md, "System zones") */
-      systemZones?: {
-        add?: string[];
-        exempt?: string[];
-      };
-      /** @description optional: sequences of a session's actions (2 to 8 steps, the last one the action being authorized); at most 32 rules */
-      sessionRules?: {
-        /** @description unique in the policy, at most 64 characters */
-        name: string;
-        steps: {
-          /** @description the action is one of these action types */
-          actionType?: string | string[];
-          /** @description its decision had one of these categories */
-          category?: string | string[];
-          /** @description it did one of: secret_read, network, network_egress, download, run, startup_write, exec */
-          fact?: string | string[];
-          /** @description a blockShellPatterns glob matched against the command */
-          command?: string;
-          /** @description the same glob syntax, matched against the targetPath */
-          targetPath?: string;
-        }[];
-        /** @enum {string} */
-        action: 'flag' | 'block';
-        /** @description how many earlier actions of the session the steps may reach back: 1 to 200, default 50 */
-        within?: number;
+      systemZones?: components['schemas']['GuardrailSystemZones'];
+      /** @description optional: at most 32 rules */
+      sessionRules?: components['schemas']['GuardrailSessionRule'][];
+    };
+    /** @description optional: widens or narrows the built-in system zones (libs/guardrails/GUARDRAILS.md, "System zones") */
+    GuardrailSystemZones: {
+      add?: string[];
+      exempt?: string[];
+    };
+    /** @description a sequence of a session's actions (2 to 8 steps, the last one the action being authorized) */
+    GuardrailSessionRule: {
+      /** @description unique in the policy, at most 64 characters */
+      name: string;
+      steps: {
+        /** @description the action is one of these action types */
+        actionType?: string | string[];
+        /** @description its decision had one of these categories */
+        category?: string | string[];
+        /** @description it did one of: secret_read, network, network_egress, download, run, startup_write, exec */
+        fact?: string | string[];
+        /** @description a blockShellPatterns glob matched against the command */
+        command?: string;
+        /** @description the same glob syntax, matched against the targetPath */
+        targetPath?: string;
       }[];
+      /** @enum {string} */
+      action: 'flag' | 'block';
+      /** @description how many earlier actions of the session the steps may reach back: 1 to 200, default 50 */
+      within?: number;
     };
     GuardrailPolicyAnswer: {
       projectId: string;
