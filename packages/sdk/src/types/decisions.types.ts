@@ -1,6 +1,5 @@
 /** Stored decisions, replay and curl (README "Decisions", "Replay", "Curl").
  * The answers are the service's OpenAPI schemas (openapi.generated.ts, `npm run sdk:types`). */
-import type { Action } from './checks.types';
 import type { components } from './openapi.generated';
 
 type Schemas = components['schemas'];
@@ -14,20 +13,10 @@ export type DecisionPart = Schemas['DecisionPart'];
  * `signals`: raw signals per provider, `{"local": {"hate": 0.02}}`. */
 export type StoredDecision = Schemas['StoredDecision'];
 
-/** Query of `GET /v1/decisions`: newest first. */
-export interface DecisionFilter {
-  /** 1–1000, default 50. */
-  limit?: number;
-  /** Default 0. */
-  offset?: number;
-  action?: Action;
-  policyId?: string;
-  /** Inclusive ISO 8601 bounds on `timestamp`. */
-  from?: string;
-  to?: string;
-  /** Decisions whose `metadata.userId` (or multimodal `context.userId`) is this value. */
-  userId?: string;
-}
+/** Query of `GET /v1/decisions`, newest first: `limit` 1–1000 (default 50), `offset` (default 0); `from` and `to`
+ * inclusive ISO 8601 bounds on `timestamp`; `userId`: decisions whose `metadata.userId` (or multimodal
+ * `context.userId`) is this value; `category`: decisions in which it triggered; `q`: full text over the content. */
+export type DecisionFilter = Schemas['ListDecisionsQueryDto'];
 
 export type DecisionList = Schemas['DecisionList'];
 

@@ -33,8 +33,14 @@ export interface components {
     };
     DryRunRequestDto: {
       policyId?: string;
-      mockScores?: Record<string, never>;
-      mockSignals?: Record<string, never>;
+      /** @description name -> score between 0 and 1 (names like category names) */
+      mockScores?: {
+        [key: string]: number;
+      };
+      /** @description name -> score between 0 and 1 (names like category names) */
+      mockSignals?: {
+        [key: string]: number;
+      };
       policy?: string;
     };
     SavePolicyDto: {
@@ -57,13 +63,29 @@ export interface components {
     };
     CreateWebhookDto: {
       url: string;
-      events: string[];
+      events: (
+        | 'decision.created'
+        | 'decision.flagged'
+        | 'decision.blocked'
+        | 'agent.guardrail.blocked'
+        | 'agent.guardrail.approval_required'
+        | 'moderation.completed'
+        | 'moderation.failed'
+      )[];
       description?: string;
     };
     UpdateWebhookDto: {
       url?: string;
-      events?: string[];
-      description?: string;
+      events?: (
+        | 'decision.created'
+        | 'decision.flagged'
+        | 'decision.blocked'
+        | 'agent.guardrail.blocked'
+        | 'agent.guardrail.approval_required'
+        | 'moderation.completed'
+        | 'moderation.failed'
+      )[];
+      description?: string | null;
       enabled?: boolean;
     };
     TestWebhookDto: {

@@ -9,15 +9,9 @@ export type Policy = Schemas['Policy'];
 
 export type PolicyCategory = Policy['categories'][string];
 
-export interface PolicyImpactRequest {
-  /** The candidate policy. */
-  yamlContent: string;
-  /** Inclusive ISO 8601 bounds on the decisions' timestamp. */
-  from?: string;
-  to?: string;
-  /** Default 5 000, at most 9 000. */
-  limit?: number;
-}
+/** `yamlContent`: the candidate policy; `from`, `to`: inclusive ISO 8601 bounds on the decisions' timestamp;
+ * `limit`: default 5 000, at most 9 000. */
+export type PolicyImpactRequest = Schemas['PolicyImpactDto'];
 
 /** `categories`: what drove the change, most frequent first; `sampleDecisionIds`: up to 5, newest first. */
 export type ActionChange = Schemas['ImpactChange'];

@@ -4,29 +4,14 @@ import type { components } from './openapi.generated';
 
 type Schemas = components['schemas'];
 
-export interface ExtractionStrategy {
-  /** Seconds between sampled frames (interval mode), default 2. */
-  frameInterval?: number;
-  /** Default 60, at most VIDEO_FRAMES_CAP (300). */
-  maxFrames?: number;
-  mode?: 'interval' | 'scenes';
-  /** Stop at the first frame whose action is `block`. */
-  stopOnBlock?: boolean;
-}
+/** `frameInterval`: seconds between sampled frames (interval mode), default 2; `maxFrames`: default 60, at most
+ * VIDEO_FRAMES_CAP (300); `stopOnBlock`: stop at the first frame whose action is `block`. */
+export type ExtractionStrategy = Schemas['ExtractionStrategyDto'];
 
-export interface VideoOptions {
-  policyId: string;
-  webhookUrl?: string;
-  extractionStrategy?: ExtractionStrategy;
-  /** Default 300; a longer video is refused whole (422 VIDEO_TOO_LONG). */
-  maxDurationSeconds?: number;
-  language?: string;
-  metadata?: Record<string, unknown>;
-}
+/** `maxDurationSeconds`: default 300; a longer video is refused whole (422 VIDEO_TOO_LONG). */
+export type VideoOptions = Schemas['VideoOptionsDto'];
 
-export interface VideoCheckRequest extends VideoOptions {
-  videoUrl: string;
-}
+export type VideoCheckRequest = Schemas['VideoCheckDto'];
 
 /** The text fields sent beside the file by `videoUpload`. */
 export interface VideoUploadFields extends VideoOptions {

@@ -6,19 +6,10 @@ type Schemas = components['schemas'];
 
 export type WebhookEventType = Schemas['Webhook']['events'][number];
 
-export interface CreateWebhookRequest {
-  url: string;
-  events: WebhookEventType[];
-  description?: string;
-}
+export type CreateWebhookRequest = Schemas['CreateWebhookDto'];
 
 /** `description: null` clears it. */
-export interface UpdateWebhookRequest {
-  url?: string;
-  events?: WebhookEventType[];
-  description?: string | null;
-  enabled?: boolean;
-}
+export type UpdateWebhookRequest = Schemas['UpdateWebhookDto'];
 
 /** `disabledReason`: why the service disabled it, else null. */
 export type Webhook = Schemas['Webhook'];
@@ -41,11 +32,7 @@ export interface WebhookEvent<D = Record<string, unknown>> {
 
 export type Scope = Schemas['ApiKey']['scopes'][number];
 
-export interface CreateKeyRequest {
-  name: string;
-  scopes: Scope[];
-  tenantId?: string;
-}
+export type CreateKeyRequest = Schemas['CreateKeyDto'];
 
 export type ApiKey = Schemas['ApiKey'];
 
