@@ -159,7 +159,7 @@ const impactReport = obj({
 const webhook = obj({
   id: uuid(),
   url: str(),
-  events: arr(oneOfValues(WEBHOOK_EVENT_TYPES)),
+  events: arr(ref('WebhookEventType')),
   description: nullable(str()),
   enabled: bool(),
   disabledReason: nullable(str('why the service disabled it, else null')),
@@ -269,7 +269,7 @@ const historyEntry = obj({
   policy: ref('GuardrailPolicy'),
   restoredVersion: nullable(str('the version this one restored (a rollback), else null')),
 });
-const permissions = arr(oneOfValues(keys(PERMISSIONS)));
+const permissions = arr(ref('GuardrailPermission'));
 /** A project id as the guardrail endpoints take it. */
 export const projectId = str('the project: 1-128 letters, digits, ".", "_", ":" or "-"', { pattern: PROJECT_ID_PATTERN.source });
 
@@ -372,6 +372,7 @@ export const ANSWER_SCHEMAS: Record<string, Schema> = {
   ImpactChange: impactChange,
   ImpactReport: impactReport,
   Webhook: webhook,
+  WebhookEventType: oneOfValues(WEBHOOK_EVENT_TYPES),
   WebhookCreated: { allOf: [ref('Webhook'), obj({ secret: str('signing secret, shown once') })] },
   WebhookList: obj({ webhooks: arr(ref('Webhook')) }),
   WebhookDeleted: obj({ id: uuid(), deleted: alwaysTrue() }),
@@ -389,6 +390,7 @@ export const ANSWER_SCHEMAS: Record<string, Schema> = {
     categories: arr(oneOfValues(keys(GUARDRAIL_CATEGORIES))),
     requiresApproval: bool(),
   }),
+  GuardrailPermission: oneOfValues(keys(PERMISSIONS)),
   SkillVettingRequest: obj(
     { skillId: str(undefined, { minLength: 1 }) },
     {

@@ -15,15 +15,14 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { WEBHOOK_EVENT_TYPES } from '@cds/events';
 
 const int = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value);
 
 export const MAX_URL_LENGTH = 2048;
 
 /** Event names are checked against the spec's table by WebhooksService (422 INVALID_WEBHOOK_EVENT):
- * the OpenAPI document lists them. */
-const EVENT_NAMES = JSONSchema({ items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] } });
+ * the OpenAPI document lists them (its WebhookEventType, apps/api/src/openapi/answer-schemas.ts). */
+const EVENT_NAMES = JSONSchema({ items: { $ref: '#/components/schemas/WebhookEventType' } });
 
 export class CreateWebhookDto {
   @IsString()

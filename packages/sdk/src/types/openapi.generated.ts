@@ -63,28 +63,12 @@ export interface components {
     };
     CreateWebhookDto: {
       url: string;
-      events: (
-        | 'decision.created'
-        | 'decision.flagged'
-        | 'decision.blocked'
-        | 'agent.guardrail.blocked'
-        | 'agent.guardrail.approval_required'
-        | 'moderation.completed'
-        | 'moderation.failed'
-      )[];
+      events: components['schemas']['WebhookEventType'][];
       description?: string;
     };
     UpdateWebhookDto: {
       url?: string;
-      events?: (
-        | 'decision.created'
-        | 'decision.flagged'
-        | 'decision.blocked'
-        | 'agent.guardrail.blocked'
-        | 'agent.guardrail.approval_required'
-        | 'moderation.completed'
-        | 'moderation.failed'
-      )[];
+      events?: components['schemas']['WebhookEventType'][];
       description?: string | null;
       enabled?: boolean;
     };
@@ -637,15 +621,7 @@ export interface components {
       /** Format: uuid */
       id: string;
       url: string;
-      events: (
-        | 'decision.created'
-        | 'decision.flagged'
-        | 'decision.blocked'
-        | 'agent.guardrail.blocked'
-        | 'agent.guardrail.approval_required'
-        | 'moderation.completed'
-        | 'moderation.failed'
-      )[];
+      events: components['schemas']['WebhookEventType'][];
       description: string | null;
       enabled: boolean;
       /** @description why the service disabled it, else null */
@@ -655,6 +631,15 @@ export interface components {
       /** Format: date-time */
       updatedAt: string;
     };
+    /** @enum {string} */
+    WebhookEventType:
+      | 'decision.created'
+      | 'decision.flagged'
+      | 'decision.blocked'
+      | 'agent.guardrail.blocked'
+      | 'agent.guardrail.approval_required'
+      | 'moderation.completed'
+      | 'moderation.failed';
     WebhookCreated: components['schemas']['Webhook'] & {
       /** @description signing secret, shown once */
       secret: string;
@@ -748,6 +733,26 @@ export interface components {
       )[];
       requiresApproval: boolean;
     };
+    /** @enum {string} */
+    GuardrailPermission:
+      | 'read_file'
+      | 'list_files'
+      | 'write_file'
+      | 'clipboard_access'
+      | 'send_message'
+      | 'network_access'
+      | 'env_access'
+      | 'browser_control'
+      | 'send_email'
+      | 'git_push'
+      | 'spawn_agents'
+      | 'screen_capture'
+      | 'delete_file'
+      | 'install_packages'
+      | 'write_outside_workspace'
+      | 'run_shell'
+      | 'secrets_access'
+      | 'elevated_privileges';
     SkillVettingRequest: {
       skillId: string;
       name?: string;
@@ -755,26 +760,7 @@ export interface components {
       source?: 'official' | 'verified_publisher' | 'internal' | 'local' | 'github' | 'public_marketplace' | 'unknown';
       /** @description skill purpose text */
       prompt?: string;
-      requestedPermissions?: (
-        | 'read_file'
-        | 'list_files'
-        | 'write_file'
-        | 'clipboard_access'
-        | 'send_message'
-        | 'network_access'
-        | 'env_access'
-        | 'browser_control'
-        | 'send_email'
-        | 'git_push'
-        | 'spawn_agents'
-        | 'screen_capture'
-        | 'delete_file'
-        | 'install_packages'
-        | 'write_outside_workspace'
-        | 'run_shell'
-        | 'secrets_access'
-        | 'elevated_privileges'
-      )[];
+      requestedPermissions?: components['schemas']['GuardrailPermission'][];
       hasChecksum?: boolean;
       signedPublisher?: boolean;
       /** @enum {string} */
@@ -805,26 +791,7 @@ export interface components {
       command?: string;
       /** @description a file path, or a URL for network action types */
       targetPath?: string;
-      requestedPermissions?: (
-        | 'read_file'
-        | 'list_files'
-        | 'write_file'
-        | 'clipboard_access'
-        | 'send_message'
-        | 'network_access'
-        | 'env_access'
-        | 'browser_control'
-        | 'send_email'
-        | 'git_push'
-        | 'spawn_agents'
-        | 'screen_capture'
-        | 'delete_file'
-        | 'install_packages'
-        | 'write_outside_workspace'
-        | 'run_shell'
-        | 'secrets_access'
-        | 'elevated_privileges'
-      )[];
+      requestedPermissions?: components['schemas']['GuardrailPermission'][];
       /** @description the project: 1-128 letters, digits, ".", "_", ":" or "-" */
       projectId?: string;
       policy?: components['schemas']['PartialGuardrailPolicy'];

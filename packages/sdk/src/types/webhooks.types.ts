@@ -4,7 +4,7 @@ import type { components } from './openapi.generated';
 
 type Schemas = components['schemas'];
 
-export type WebhookEventType = Schemas['Webhook']['events'][number];
+export type WebhookEventType = Schemas['WebhookEventType'];
 
 export type CreateWebhookRequest = Schemas['CreateWebhookDto'];
 
