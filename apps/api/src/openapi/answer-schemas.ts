@@ -12,7 +12,7 @@ import { anyObject, arr, bool, dateTime, int, mapOf, nullable, num, obj, oneOfVa
  * against the services' answers and checked against the running service by schemathesis.
  */
 const ACTIONS = ['allow', 'warn', 'flag', 'block'] as const;
-const action = oneOfValues(ACTIONS, 'allow, warn, flag or block');
+const action = ref('Action');
 /** A literal `true` (OpenAPI 3.0 has no `const`). */
 const alwaysTrue = (description?: string): Schema => ({ type: 'boolean', enum: [true], ...(description ? { description } : {}) });
 const keys = <T extends object>(o: T) => Object.keys(o) as string[];
@@ -274,6 +274,7 @@ const permissions = arr(ref('GuardrailPermission'));
 export const projectId = str('the project: 1-128 letters, digits, ".", "_", ":" or "-"', { pattern: PROJECT_ID_PATTERN.source });
 
 export const ANSWER_SCHEMAS: Record<string, Schema> = {
+  Action: oneOfValues(ACTIONS, 'allow, warn, flag or block, from the mildest to the most severe'),
   ErrorBody: obj({ error: str('what went wrong'), code: str('machine-readable code, e.g. INVALID_API_KEY'), details: str('what to change') }),
   RateLimited: obj({ error: str(), retryAfter: int('seconds') }, { code: str('RATE_LIMITED'), details: str() }),
   CategoryResult: category,

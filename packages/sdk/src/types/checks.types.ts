@@ -4,7 +4,7 @@ import type { components } from './openapi.generated';
 
 type Schemas = components['schemas'];
 
-export type Action = Schemas['CheckDecision']['action'];
+export type Action = Schemas['Action'];
 
 /** `score` is the confidence, 0 to 1; `triggered` is score >= threshold. */
 export type CategoryResult = Schemas['CategoryResult'];

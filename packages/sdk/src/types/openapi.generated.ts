@@ -145,6 +145,11 @@ export interface components {
         [key: string]: unknown;
       };
     };
+    /**
+     * @description allow, warn, flag or block, from the mildest to the most severe
+     * @enum {string}
+     */
+    Action: 'allow' | 'warn' | 'flag' | 'block';
     ErrorBody: {
       /** @description what went wrong */
       error: string;
@@ -176,11 +181,7 @@ export interface components {
       safe: boolean;
       /** @description true if any category triggered */
       flagged: boolean;
-      /**
-       * @description allow, warn, flag or block
-       * @enum {string}
-       */
-      action: 'allow' | 'warn' | 'flag' | 'block';
+      action: components['schemas']['Action'];
       categories: components['schemas']['CategoryResult'][];
       /** Format: uuid */
       decisionId: string;
@@ -199,11 +200,7 @@ export interface components {
       original: {
         policyId: string;
         policyVersion: number;
-        /**
-         * @description allow, warn, flag or block
-         * @enum {string}
-         */
-        action: 'allow' | 'warn' | 'flag' | 'block';
+        action: components['schemas']['Action'];
         safe: boolean;
       };
       /** @description for a multimodal decision: each item again, in request order */
@@ -220,11 +217,7 @@ export interface components {
         };
       };
       categories: components['schemas']['CategoryResult'][];
-      /**
-       * @description allow, warn, flag or block
-       * @enum {string}
-       */
-      action: 'allow' | 'warn' | 'flag' | 'block';
+      action: components['schemas']['Action'];
       safe: boolean;
       flagged: boolean;
       /** @description media:sha256:<hex> of an image, the image URL, or null for text */
@@ -282,11 +275,7 @@ export interface components {
       /** @description the original content (for images, the media reference) */
       content: string;
       safe: boolean;
-      /**
-       * @description allow, warn, flag or block
-       * @enum {string}
-       */
-      action: 'allow' | 'warn' | 'flag' | 'block';
+      action: components['schemas']['Action'];
       /**
        * Format: date-time
        * @description ISO 8601 UTC
@@ -332,22 +321,14 @@ export interface components {
       categories: components['schemas']['CategoryResult'][];
       flagged: boolean;
       safe: boolean;
-      /**
-       * @description allow, warn, flag or block
-       * @enum {string}
-       */
-      action: 'allow' | 'warn' | 'flag' | 'block';
+      action: components['schemas']['Action'];
     };
     MultimodalResult: {
       /** @enum {string} */
       contentType: 'text' | 'image' | 'video';
       safe: boolean;
       flagged: boolean;
-      /**
-       * @description allow, warn, flag or block
-       * @enum {string}
-       */
-      action: 'allow' | 'warn' | 'flag' | 'block';
+      action: components['schemas']['Action'];
       categories: components['schemas']['CategoryResult'][];
       /** @description for images, the URL or media reference; absent for text */
       contentRef?: string;
@@ -357,11 +338,7 @@ export interface components {
       decisionId: string;
       safe: boolean;
       flagged: boolean;
-      /**
-       * @description allow, warn, flag or block
-       * @enum {string}
-       */
-      action: 'allow' | 'warn' | 'flag' | 'block';
+      action: components['schemas']['Action'];
       results: components['schemas']['MultimodalResult'][];
       /** @description ms */
       totalLatency: number;
@@ -379,11 +356,7 @@ export interface components {
       | {
           id: string;
           safe: boolean;
-          /**
-           * @description allow, warn, flag or block
-           * @enum {string}
-           */
-          action: 'allow' | 'warn' | 'flag' | 'block';
+          action: components['schemas']['Action'];
           /** Format: uuid */
           decisionId: string;
         }
@@ -458,11 +431,7 @@ export interface components {
       timestamp: number;
       safe: boolean;
       flagged: boolean;
-      /**
-       * @description allow, warn, flag or block
-       * @enum {string}
-       */
-      action: 'allow' | 'warn' | 'flag' | 'block';
+      action: components['schemas']['Action'];
       categories: components['schemas']['CategoryResult'][];
       ocrText?: string;
       /** @description on flagged frames */
@@ -479,11 +448,7 @@ export interface components {
       /** @description seconds: the last flagged frame of the run */
       end: number;
       categories: string[];
-      /**
-       * @description allow, warn, flag or block
-       * @enum {string}
-       */
-      action: 'allow' | 'warn' | 'flag' | 'block';
+      action: components['schemas']['Action'];
       frames: number;
     };
     VideoCompleted: {
@@ -493,11 +458,7 @@ export interface components {
       status: 'completed';
       safe: boolean;
       flagged: boolean;
-      /**
-       * @description allow, warn, flag or block
-       * @enum {string}
-       */
-      action: 'allow' | 'warn' | 'flag' | 'block';
+      action: components['schemas']['Action'];
       categories: components['schemas']['CategoryResult'][];
       results: components['schemas']['VideoFrameResult'][];
       /** @description runs of consecutive flagged frames */
@@ -537,11 +498,7 @@ export interface components {
       categories: {
         [key: string]: {
           threshold: number;
-          /**
-           * @description allow, warn, flag or block
-           * @enum {string}
-           */
-          action: 'allow' | 'warn' | 'flag' | 'block';
+          action: components['schemas']['Action'];
           provider?: string;
         };
       };
@@ -559,16 +516,8 @@ export interface components {
       policies: components['schemas']['Policy'][];
     };
     ImpactChange: {
-      /**
-       * @description allow, warn, flag or block
-       * @enum {string}
-       */
-      from: 'allow' | 'warn' | 'flag' | 'block';
-      /**
-       * @description allow, warn, flag or block
-       * @enum {string}
-       */
-      to: 'allow' | 'warn' | 'flag' | 'block';
+      from: components['schemas']['Action'];
+      to: components['schemas']['Action'];
       count: number;
       /** @description the candidate categories that decided the new action */
       categories: {
