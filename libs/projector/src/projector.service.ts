@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { TOPICS } from '@cds/events';
 import { EVENT_LOG, EventLog, LogFollower } from '@cds/event-log';
-import { appliesEncoded, hasLiveGenerations, LiveGenerations, READ_MODELS, ReadModels } from '@cds/read-models';
+import { LiveGenerations, READ_MODELS, ReadModels } from '@cds/read-models';
 import { Metrics } from '@cds/metrics';
 import { liftBatch, replayPass } from './replay-pass';
 
@@ -35,9 +35,9 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
         set({ topic }, behind);
       }
     });
-    const rm = this.readModels;
-    if (hasLiveGenerations(rm)) {
-      this.generationCheck = setInterval(() => void this.followPromotedGeneration(rm), 1000);
+    const live = this.readModels.liveGenerations();
+    if (live) {
+      this.generationCheck = setInterval(() => void this.followPromotedGeneration(live), 1000);
       this.generationCheck.unref();
     }
   }
@@ -107,15 +107,16 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
       // positions are per partition: partitions can be applied side by side.
       concurrentPartitions: 8,
     };
+    const encoded = rm.encodedApply();
     this.follower = new LogFollower(
       this.log,
-      appliesEncoded(rm)
+      encoded
         ? {
             ...subscription,
             // The events stay text here: the read models parse them on their own thread.
             encoded: true,
             handler: async (batch) => {
-              for (const message of await rm.applyEncoded(batch)) this.logger.error(message);
+              for (const message of await encoded.applyEncoded(batch)) this.logger.error(message);
             },
           }
         : { ...subscription, handler: (batch) => rm.applyBatch(liftBatch(batch, this.logger)) },

@@ -1,6 +1,6 @@
 import type { LogPosition } from '@cds/event-log';
 import type { Topic } from '@cds/events';
-import { CoalescedEnds, consistentReadModels, LogEnds } from './consistent-reads';
+import { CoalescedEnds, ConsistentReadModels, LogEnds } from './consistent-reads';
 import { PositionWaiters } from './position-waiters';
 import type { ReadModels } from './read-models.port';
 
@@ -69,11 +69,11 @@ function fakeReadModels() {
   return { rm: rm as unknown as ReadModels, apply };
 }
 
-describe('consistentReadModels', () => {
+describe('ConsistentReadModels', () => {
   it('a query waits until its topic is projected up to the log end it saw on arrival', async () => {
     const { rm, apply } = fakeReadModels();
     const end = new Map<Topic, number>([['decisions', 1]]);
-    const read = consistentReadModels(rm, new LogEnds({ endOffsets: async (t) => new Map([[0, end.get(t) ?? 0]]) }, 1000), { waitMs: 2000 });
+    const read = new ConsistentReadModels(rm, new LogEnds({ endOffsets: async (t) => new Map([[0, end.get(t) ?? 0]]) }, 1000), { waitMs: 2000 });
     // offset 0 ("d1") is durable on the log but not projected yet
     const pending = read.getDecision('t', 'd1');
     await new Promise((r) => setTimeout(r, 20));
@@ -84,7 +84,7 @@ describe('consistentReadModels', () => {
   it('reads what is projected when the projection does not catch up in time, and says so', async () => {
     const { rm } = fakeReadModels();
     const behind: string[] = [];
-    const read = consistentReadModels(rm, new LogEnds({ endOffsets: async () => new Map([[0, 4]]) }, 1000), {
+    const read = new ConsistentReadModels(rm, new LogEnds({ endOffsets: async () => new Map([[0, 4]]) }, 1000), {
       waitMs: 30,
       onBehind: (topics, reason) => behind.push(`${topics.join()}: ${reason}`),
     });
@@ -96,7 +96,7 @@ describe('consistentReadModels', () => {
     const { rm, apply } = fakeReadModels();
     apply(0, 'd1');
     const behind: string[] = [];
-    const read = consistentReadModels(rm, new LogEnds({ endOffsets: () => new Promise(() => undefined) }, 40), {
+    const read = new ConsistentReadModels(rm, new LogEnds({ endOffsets: () => new Promise(() => undefined) }, 40), {
       waitMs: 5000,
       onBehind: (_t, r) => behind.push(r),
     });
@@ -107,7 +107,7 @@ describe('consistentReadModels', () => {
   it('does not wrap what is not a query: the projector never waits on itself', async () => {
     const { rm } = fakeReadModels();
     const endOffsets = jest.fn(async () => new Map([[0, 100]]));
-    const read = consistentReadModels(rm, new LogEnds({ endOffsets }, 10), { waitMs: 10 });
+    const read = new ConsistentReadModels(rm, new LogEnds({ endOffsets }, 10), { waitMs: 10 });
     await read.applyBatch([]);
     await read.waitFor([], 10);
     await read.healthy();

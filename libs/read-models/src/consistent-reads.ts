@@ -1,36 +1,7 @@
 import type { EventLog, LogPosition } from '@cds/event-log';
 import type { Topic } from '@cds/events';
 import { tracing } from '@cds/tracing';
-import type { ReadModels } from './read-models.port';
-import type { WebhookReadModels } from './webhook-read-models.port';
-
-type QueryMethod = Exclude<keyof ReadModels, 'applyBatch' | 'waitFor' | 'generation' | 'healthy' | 'close' | 'appliedNextOffsets'>;
-
-/** The topics whose events a query reads: it waits until they are applied up to the log's end. */
-export const QUERY_TOPICS: Record<QueryMethod | keyof WebhookReadModels, readonly Topic[]> = {
-  getDecision: ['decisions'],
-  findDecisionByRequestId: ['decisions'],
-  listDecisions: ['decisions'],
-  getPolicy: ['policies'],
-  listPolicies: ['policies'],
-  findKeyByHash: ['keys'],
-  getKey: ['keys'],
-  listKeys: ['keys'],
-  getGuardrailDecision: ['guardrails'],
-  getSkillPin: ['guardrails'],
-  listSessionActions: ['guardrails'],
-  getGuardrailPolicy: ['guardrails'],
-  getGuardrailPolicyVersion: ['guardrails'],
-  listGuardrailPolicyHistory: ['guardrails'],
-  guardrailCounts: ['guardrails'],
-  getWebhook: ['webhooks', 'deliveries'],
-  listWebhooks: ['webhooks', 'deliveries'],
-  webhookFailingSince: ['webhooks', 'deliveries'],
-  getDelivery: ['deliveries', 'webhooks'],
-  listPendingDeliveries: ['deliveries', 'webhooks'],
-  listDeliveryAttempts: ['deliveries', 'webhooks'],
-  getBatch: ['jobs', 'decisions'],
-};
+import type { EncodedApply, LiveGenerations, ProjectedEvent, ReadModels } from './read-models.port';
 
 /**
  * One request for a topic's end offsets serves every caller that arrived before it was
@@ -123,23 +94,129 @@ export interface ConsistentReadsOptions {
 /**
  * Read-your-writes without making writes wait for their projection: a write answers once
  * its events are durable on the log, and every query first waits until the read models
- * hold its topics up to the log's end as it was when the query arrived. Whatever any
- * client was told was written before that moment (on this replica or another) is then
- * visible. The end offsets come from the log (in memory for the file log, one coalesced
- * ListOffsets request for Kafka); a log that does not tell its end in time (a broker
- * that is away: nothing can have been written since) or a read model that does not catch
- * up within `waitMs` answers what it has (as a write used to) and `onBehind` is told.
+ * hold the topics it reads up to the log's end as it was when the query arrived. Whatever
+ * any client was told was written before that moment (on this replica or another) is
+ * then visible. The end offsets come from the log (in memory for the file log, one
+ * coalesced ListOffsets request for Kafka); a log that does not tell its end in time (a
+ * broker that is away: nothing can have been written since) or a read model that does not
+ * catch up within `waitMs` answers what it has (as a write used to) and `onBehind` is told.
  *
- * Only the query methods are wrapped; `applyBatch`, `waitFor` and the rest go straight to
- * the adapter, so the projector never waits on itself.
+ * Each query names the topics it reads; `applyBatch`, `waitFor` and the rest go straight
+ * to the adapter, so the projector never waits on itself.
  */
-export function consistentReadModels(inner: ReadModels, ends: LogEnds, o: ConsistentReadsOptions): ReadModels {
-  const caughtUp = async (topics: readonly Topic[]): Promise<void> => {
+export class ConsistentReadModels implements ReadModels {
+  constructor(
+    private readonly adapter: ReadModels,
+    private readonly ends: LogEnds,
+    private readonly o: ConsistentReadsOptions,
+  ) {}
+
+  getDecision(...a: Parameters<ReadModels['getDecision']>) {
+    return this.fresh(['decisions'], () => this.adapter.getDecision(...a));
+  }
+  findDecisionByRequestId(...a: Parameters<ReadModels['findDecisionByRequestId']>) {
+    return this.fresh(['decisions'], () => this.adapter.findDecisionByRequestId(...a));
+  }
+  listDecisions(...a: Parameters<ReadModels['listDecisions']>) {
+    return this.fresh(['decisions'], () => this.adapter.listDecisions(...a));
+  }
+  getPolicy(...a: Parameters<ReadModels['getPolicy']>) {
+    return this.fresh(['policies'], () => this.adapter.getPolicy(...a));
+  }
+  listPolicies(...a: Parameters<ReadModels['listPolicies']>) {
+    return this.fresh(['policies'], () => this.adapter.listPolicies(...a));
+  }
+  findKeyByHash(...a: Parameters<ReadModels['findKeyByHash']>) {
+    return this.fresh(['keys'], () => this.adapter.findKeyByHash(...a));
+  }
+  getKey(...a: Parameters<ReadModels['getKey']>) {
+    return this.fresh(['keys'], () => this.adapter.getKey(...a));
+  }
+  listKeys(...a: Parameters<ReadModels['listKeys']>) {
+    return this.fresh(['keys'], () => this.adapter.listKeys(...a));
+  }
+  getGuardrailDecision(...a: Parameters<ReadModels['getGuardrailDecision']>) {
+    return this.fresh(['guardrails'], () => this.adapter.getGuardrailDecision(...a));
+  }
+  getSkillPin(...a: Parameters<ReadModels['getSkillPin']>) {
+    return this.fresh(['guardrails'], () => this.adapter.getSkillPin(...a));
+  }
+  listSessionActions(...a: Parameters<ReadModels['listSessionActions']>) {
+    return this.fresh(['guardrails'], () => this.adapter.listSessionActions(...a));
+  }
+  getGuardrailPolicy(...a: Parameters<ReadModels['getGuardrailPolicy']>) {
+    return this.fresh(['guardrails'], () => this.adapter.getGuardrailPolicy(...a));
+  }
+  getGuardrailPolicyVersion(...a: Parameters<ReadModels['getGuardrailPolicyVersion']>) {
+    return this.fresh(['guardrails'], () => this.adapter.getGuardrailPolicyVersion(...a));
+  }
+  listGuardrailPolicyHistory(...a: Parameters<ReadModels['listGuardrailPolicyHistory']>) {
+    return this.fresh(['guardrails'], () => this.adapter.listGuardrailPolicyHistory(...a));
+  }
+  guardrailCounts(...a: Parameters<ReadModels['guardrailCounts']>) {
+    return this.fresh(['guardrails'], () => this.adapter.guardrailCounts(...a));
+  }
+  // A webhook's document carries its deliveries' state, a delivery its webhook's.
+  getWebhook(...a: Parameters<ReadModels['getWebhook']>) {
+    return this.fresh(['webhooks', 'deliveries'], () => this.adapter.getWebhook(...a));
+  }
+  listWebhooks(...a: Parameters<ReadModels['listWebhooks']>) {
+    return this.fresh(['webhooks', 'deliveries'], () => this.adapter.listWebhooks(...a));
+  }
+  webhookFailingSince(...a: Parameters<ReadModels['webhookFailingSince']>) {
+    return this.fresh(['webhooks', 'deliveries'], () => this.adapter.webhookFailingSince(...a));
+  }
+  getDelivery(...a: Parameters<ReadModels['getDelivery']>) {
+    return this.fresh(['deliveries', 'webhooks'], () => this.adapter.getDelivery(...a));
+  }
+  listPendingDeliveries(...a: Parameters<ReadModels['listPendingDeliveries']>) {
+    return this.fresh(['deliveries', 'webhooks'], () => this.adapter.listPendingDeliveries(...a));
+  }
+  listDeliveryAttempts(...a: Parameters<ReadModels['listDeliveryAttempts']>) {
+    return this.fresh(['deliveries', 'webhooks'], () => this.adapter.listDeliveryAttempts(...a));
+  }
+  // A batch's items are decisions.
+  getBatch(...a: Parameters<ReadModels['getBatch']>) {
+    return this.fresh(['jobs', 'decisions'], () => this.adapter.getBatch(...a));
+  }
+
+  applyBatch(batch: ProjectedEvent[]): Promise<void> {
+    return this.adapter.applyBatch(batch);
+  }
+  waitFor(positions: LogPosition[], timeoutMs: number): Promise<boolean> {
+    return this.adapter.waitFor(positions, timeoutMs);
+  }
+  generation(): string {
+    return this.adapter.generation();
+  }
+  appliedNextOffsets(): Map<string, number> {
+    return this.adapter.appliedNextOffsets();
+  }
+  liveGenerations(): (ReadModels & LiveGenerations) | null {
+    return this.adapter.liveGenerations();
+  }
+  encodedApply(): EncodedApply | null {
+    return this.adapter.encodedApply();
+  }
+  healthy(): Promise<boolean> {
+    return this.adapter.healthy();
+  }
+  close(): Promise<void> {
+    return this.adapter.close();
+  }
+
+  /** `read` once the read models hold `topics` up to the log's end as it is now. */
+  private async fresh<T>(topics: readonly Topic[], read: () => Promise<T>): Promise<T> {
+    await this.caughtUp(topics);
+    return read();
+  }
+
+  private async caughtUp(topics: readonly Topic[]): Promise<void> {
     let offsets: Map<number, number>[];
     try {
-      offsets = await Promise.all(topics.map((t) => ends.get(t)));
+      offsets = await Promise.all(topics.map((t) => this.ends.get(t)));
     } catch (err) {
-      o.onBehind?.(topics, `the log's end is unknown (${(err as Error).message})`);
+      this.o.onBehind?.(topics, `the log's end is unknown (${(err as Error).message})`);
       return;
     }
     const positions: LogPosition[] = [];
@@ -148,29 +225,10 @@ export function consistentReadModels(inner: ReadModels, ends: LogEnds, o: Consis
     });
     if (positions.length === 0) return;
     const traces = tracing();
-    const wait = () => inner.waitFor(positions, o.waitMs);
+    const wait = () => this.adapter.waitFor(positions, this.o.waitMs);
     const reached = traces.enabled ? await traces.span('projection.wait', { 'cds.topics': topics.join(',') }, wait) : await wait();
-    if (!reached) o.onBehind?.(topics, `the projection did not reach the log's end within ${o.waitMs} ms`);
-  };
-  const wrapped = new Map<string, (...args: unknown[]) => Promise<unknown>>();
-  return new Proxy(inner, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof prop !== 'string' || typeof value !== 'function' || prop === 'constructor') return value;
-      const topics = (QUERY_TOPICS as Record<string, readonly Topic[] | undefined>)[prop];
-      if (!topics) return (value as (...a: unknown[]) => unknown).bind(target);
-      let fn = wrapped.get(prop);
-      if (!fn) {
-        // looked up at each call: an adapter still being opened hands out a new function once open
-        fn = async (...args: unknown[]) => {
-          await caughtUp(topics);
-          return (Reflect.get(target, prop) as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        };
-        wrapped.set(prop, fn);
-      }
-      return fn;
-    },
-  });
+    if (!reached) this.o.onBehind?.(topics, `the projection did not reach the log's end within ${this.o.waitMs} ms`);
+  }
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

@@ -18,15 +18,15 @@ export {
 } from './documents';
 export { WebhookReadModels } from './webhook-read-models.port';
 export { DocWrite, WebhookDocWrite, toDocWrites } from './projection';
-export { READ_MODELS, ReadModels, ProjectedEvent, LiveGenerations, hasLiveGenerations, EncodedApply, appliesEncoded } from './read-models.port';
+export { READ_MODELS, ReadModels, ProjectedEvent, LiveGenerations, EncodedApply } from './read-models.port';
 export { ReadModelsModule } from './read-models.module';
 export { SqliteReadModels } from './sqlite/sqlite-read-models.adapter';
 export { PositionWaiters } from './position-waiters';
 export { ElasticsearchReadModels } from './elasticsearch/elasticsearch-read-models.adapter';
 export type { ElasticsearchReadModelsOptions } from './elasticsearch/elasticsearch-read-models.adapter';
 export { openElasticsearchWithRetry } from './elasticsearch/open-with-retry';
-export { deferredReadModels } from './elasticsearch/deferred-read-models';
-export { consistentReadModels, CoalescedEnds, LogEnds, QUERY_TOPICS } from './consistent-reads';
+export { DeferredReadModels } from './elasticsearch/deferred-read-models';
+export { ConsistentReadModels, CoalescedEnds, LogEnds } from './consistent-reads';
 export { LogVersionedCache } from './log-versioned-cache';
 export { SqliteRowDecoders } from './sqlite/sqlite-row-decoders';
 export type { DecodedRows } from './sqlite/sqlite-row-decoders';

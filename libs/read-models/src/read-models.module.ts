@@ -5,8 +5,8 @@ import { EVENT_LOG, EventLog } from '@cds/event-log';
 import { READ_MODELS, ReadModels } from './read-models.port';
 import { SqliteReadModels } from './sqlite/sqlite-read-models.adapter';
 import { openElasticsearchWithRetry } from './elasticsearch/open-with-retry';
-import { deferredReadModels } from './elasticsearch/deferred-read-models';
-import { consistentReadModels, LogEnds } from './consistent-reads';
+import { DeferredReadModels } from './elasticsearch/deferred-read-models';
+import { ConsistentReadModels, LogEnds } from './consistent-reads';
 
 /** Picks the read-models adapter from READ_MODELS. */
 @Global()
@@ -31,7 +31,7 @@ export class ReadModelsModule implements OnApplicationShutdown {
           useFactory: async (config: AppConfig, ends: LogEnds): Promise<ReadModels> => {
             // Writes answer once durable; queries wait for the log's end (consistent-reads).
             const logger = new Logger('ReadModels');
-            return consistentReadModels(await openReadModels(config), ends, {
+            return new ConsistentReadModels(await openReadModels(config), ends, {
               waitMs: config.PROJECTION_WAIT_MS,
               onBehind: (topics, reason) => logger.warn(`a query of ${topics.join(', ')} read what was projected: ${reason}`),
             });
@@ -62,7 +62,7 @@ async function openReadModels(config: AppConfig): Promise<ReadModels> {
       // The projector writes and names its group after the generation: it starts
       // once the node is usable. An api replica listens at once and says not ready.
       if (config.ROLE !== 'api') return opening;
-      return deferredReadModels(opening, {
+      return new DeferredReadModels(opening, {
         waitMs: config.PROJECTION_WAIT_MS,
         describe: `Elasticsearch at ${config.ELASTICSEARCH_URL}`,
         abort: () => abort.abort(),

@@ -59,6 +59,13 @@ export interface ReadModels extends WebhookReadModels {
   /** Next offset applied per `topic:partition`, as this instance knows it. */
   appliedNextOffsets(): Map<string, number>;
 
+  /** The adapter itself when a rebuild in another process can replace the generation it
+   * serves (Elasticsearch); null when it cannot (SQLite). */
+  liveGenerations(): (ReadModels & LiveGenerations) | null;
+  /** The adapter itself when it applies events still as log text, parsed on its own
+   * thread (SQLite); null when it takes them parsed (`applyBatch`). */
+  encodedApply(): EncodedApply | null;
+
   healthy(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -83,16 +90,6 @@ export interface LiveGenerations {
   pendingPromotion(): Promise<{ generation: string; claim: () => Promise<boolean> } | null>;
 }
 
-export function hasLiveGenerations(rm: ReadModels): rm is ReadModels & LiveGenerations {
-  const g = rm as Partial<LiveGenerations>;
-  return (
-    typeof g.servedGeneration === 'function' &&
-    typeof g.switchGeneration === 'function' &&
-    typeof g.promote === 'function' &&
-    typeof g.pendingPromotion === 'function'
-  );
-}
-
 /**
  * Read models that take events as the log holds them (JSON text) and parse them off the
  * caller's thread (SQLite: its writer thread). Same effect as `applyBatch` of the lifted
@@ -100,8 +97,4 @@ export function hasLiveGenerations(rm: ReadModels): rm is ReadModels & LiveGener
  */
 export interface EncodedApply {
   applyEncoded(batch: EncodedEvent[]): Promise<string[]>;
-}
-
-export function appliesEncoded(rm: ReadModels): rm is ReadModels & EncodedApply {
-  return typeof (rm as Partial<EncodedApply>).applyEncoded === 'function';
 }

@@ -27,14 +27,3 @@ export interface WebhookReadModels {
 
 /** Where a page of pending deliveries ended (its last delivery): the next page starts after it. */
 export type PendingCursor = Pick<DeliveryDoc, 'nextAttemptAt' | 'deliveryId'>;
-
-/** Every call of WebhookReadModels (what an adapter must have to serve them). */
-export const WEBHOOK_READ_METHODS: readonly (keyof WebhookReadModels)[] = [
-  'getWebhook',
-  'listWebhooks',
-  'getDelivery',
-  'listPendingDeliveries',
-  'listDeliveryAttempts',
-  'webhookFailingSince',
-  'getBatch',
-];

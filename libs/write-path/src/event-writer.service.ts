@@ -8,7 +8,7 @@ import { tracing } from '@cds/tracing';
 /**
  * The write path of every endpoint: validate, append durably, answer. It does not wait
  * for the projection: the client's next read sees its write because every query waits
- * until the read models hold the log up to its end (consistentReadModels).
+ * until the read models hold the log up to its end (ConsistentReadModels).
  */
 @Injectable()
 export class EventWriter {

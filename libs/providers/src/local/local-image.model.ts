@@ -48,7 +48,7 @@ export class LocalImageModel implements ImageClassifier {
     const pools = { nsfw, safety, missing };
     this.pools = pools;
     Promise.all([nsfw.ready(), safety?.ready()]).then(
-      () => log('log', 'image models ready (nsfwjs on tfjs wasm SIMD, the image safety model on onnxruntime)'),
+      () => log('log', 'image models ready (nsfwjs and the image safety model, both on onnxruntime)'),
       (err: Error) => {
         // Closed while it was loading (a process stopped soon after its start): no failure.
         if (this.pools === pools) log('error', `image models unavailable: ${err.message}`);

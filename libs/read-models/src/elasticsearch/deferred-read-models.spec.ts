@@ -1,6 +1,6 @@
 import { DomainError } from '@cds/errors';
 import { ReadModels } from '../read-models.port';
-import { deferredReadModels } from './deferred-read-models';
+import { DeferredReadModels } from './deferred-read-models';
 
 function opening() {
   let resolve!: (rm: ReadModels) => void;
@@ -19,10 +19,10 @@ const fakeReal = (calls: string[]): ReadModels =>
     },
   }) as unknown as ReadModels;
 
-describe('deferredReadModels', () => {
+describe('DeferredReadModels', () => {
   it('reports not healthy and answers 503 READ_MODELS_UNAVAILABLE while the node is away', async () => {
     const o = opening();
-    const rm = deferredReadModels(o.promise, { waitMs: 20, describe: 'Elasticsearch at http://x', abort: () => undefined });
+    const rm = new DeferredReadModels(o.promise, { waitMs: 20, describe: 'Elasticsearch at http://x', abort: () => undefined });
     expect(await rm.healthy()).toBe(false);
     const err = await rm.getDecision('t1', 'd1').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
@@ -31,12 +31,12 @@ describe('deferredReadModels', () => {
   });
 
   it('is not a thenable, so a Nest factory can return it before the node is up', () => {
-    const rm = deferredReadModels(opening().promise, { waitMs: 20, describe: 'x', abort: () => undefined });
+    const rm = new DeferredReadModels(opening().promise, { waitMs: 20, describe: 'x', abort: () => undefined });
     expect((rm as unknown as { then?: unknown }).then).toBeUndefined();
   });
 
   it('has no Nest lifecycle hooks or other unknown members while the node is away', () => {
-    const rm = deferredReadModels(opening().promise, { waitMs: 20, describe: 'x', abort: () => undefined }) as unknown as Record<string, unknown>;
+    const rm = new DeferredReadModels(opening().promise, { waitMs: 20, describe: 'x', abort: () => undefined }) as unknown as Record<string, unknown>;
     for (const hook of ['onModuleInit', 'onApplicationBootstrap', 'onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown']) {
       expect(rm[hook]).toBeUndefined();
     }
@@ -46,7 +46,7 @@ describe('deferredReadModels', () => {
   it('a call waiting when the node comes up is served by it; later calls go straight through', async () => {
     const o = opening();
     const calls: string[] = [];
-    const rm = deferredReadModels(o.promise, { waitMs: 5_000, describe: 'x', abort: () => undefined });
+    const rm = new DeferredReadModels(o.promise, { waitMs: 5_000, describe: 'x', abort: () => undefined });
     const waiting = rm.getDecision('t1', 'd1');
     o.resolve(fakeReal(calls));
     await expect(waiting).resolves.toEqual({ decisionId: 'd1' });
@@ -61,7 +61,7 @@ describe('deferredReadModels', () => {
     const o = opening();
     const calls: string[] = [];
     let aborted = false;
-    const rm = deferredReadModels(o.promise, { waitMs: 20, describe: 'x', abort: () => (aborted = true) });
+    const rm = new DeferredReadModels(o.promise, { waitMs: 20, describe: 'x', abort: () => (aborted = true) });
     await rm.close();
     expect(aborted).toBe(true);
     o.resolve(fakeReal(calls));

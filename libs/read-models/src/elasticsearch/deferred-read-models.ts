@@ -1,30 +1,5 @@
 import { DomainError } from '@cds/errors';
-import { ReadModels } from '../read-models.port';
-import { WEBHOOK_READ_METHODS } from '../webhook-read-models.port';
-
-/** The calls an api replica makes (ReadModels and WebhookReadModels). Only these exist
- * on the placeholder: anything else (e.g. a Nest lifecycle hook looked up by name) is
- * undefined, as it is on the real adapter. */
-const DEFERRED_CALLS = new Set<string>([
-  'applyBatch',
-  'waitFor',
-  'getDecision',
-  'findDecisionByRequestId',
-  'listDecisions',
-  'getPolicy',
-  'listPolicies',
-  'findKeyByHash',
-  'getKey',
-  'listKeys',
-  'getGuardrailDecision',
-  'getSkillPin',
-  'listSessionActions',
-  'getGuardrailPolicy',
-  'getGuardrailPolicyVersion',
-  'listGuardrailPolicyHistory',
-  'guardrailCounts',
-  ...WEBHOOK_READ_METHODS,
-]);
+import { EncodedApply, LiveGenerations, ReadModels } from '../read-models.port';
 
 /**
  * Read models that are still being opened (Elasticsearch down or starting when the api
@@ -33,53 +8,132 @@ const DEFERRED_CALLS = new Set<string>([
  * opening, then fails with 503 READ_MODELS_UNAVAILABLE (retryable; nothing was done).
  * Once open, every call goes straight to the real adapter.
  */
-export function deferredReadModels(opening: Promise<ReadModels>, o: { waitMs: number; describe: string; abort: () => void }): ReadModels {
-  let real: ReadModels | null = null;
-  let closed = false;
-  opening.then(
-    (rm) => {
-      if (closed) void rm.close();
-      else real = rm;
-    },
-    () => undefined,
-  );
-  const unavailable = () =>
-    new DomainError('unavailable', 'READ_MODELS_UNAVAILABLE', 'Read models are not available', `${o.describe} is not reachable yet; retry shortly`);
-  const opened = (): Promise<ReadModels> =>
-    new Promise<ReadModels>((resolve, reject) => {
-      const timer = setTimeout(() => reject(unavailable()), o.waitMs);
-      opening.then(
+export class DeferredReadModels implements ReadModels {
+  private real: ReadModels | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly opening: Promise<ReadModels>,
+    private readonly o: { waitMs: number; describe: string; abort: () => void },
+  ) {
+    opening.then(
+      (rm) => {
+        if (this.closed) void rm.close();
+        else this.real = rm;
+      },
+      () => undefined,
+    );
+  }
+
+  getDecision(...a: Parameters<ReadModels['getDecision']>) {
+    return this.open().then((rm) => rm.getDecision(...a));
+  }
+  findDecisionByRequestId(...a: Parameters<ReadModels['findDecisionByRequestId']>) {
+    return this.open().then((rm) => rm.findDecisionByRequestId(...a));
+  }
+  listDecisions(...a: Parameters<ReadModels['listDecisions']>) {
+    return this.open().then((rm) => rm.listDecisions(...a));
+  }
+  getPolicy(...a: Parameters<ReadModels['getPolicy']>) {
+    return this.open().then((rm) => rm.getPolicy(...a));
+  }
+  listPolicies(...a: Parameters<ReadModels['listPolicies']>) {
+    return this.open().then((rm) => rm.listPolicies(...a));
+  }
+  findKeyByHash(...a: Parameters<ReadModels['findKeyByHash']>) {
+    return this.open().then((rm) => rm.findKeyByHash(...a));
+  }
+  getKey(...a: Parameters<ReadModels['getKey']>) {
+    return this.open().then((rm) => rm.getKey(...a));
+  }
+  listKeys(...a: Parameters<ReadModels['listKeys']>) {
+    return this.open().then((rm) => rm.listKeys(...a));
+  }
+  getGuardrailDecision(...a: Parameters<ReadModels['getGuardrailDecision']>) {
+    return this.open().then((rm) => rm.getGuardrailDecision(...a));
+  }
+  getSkillPin(...a: Parameters<ReadModels['getSkillPin']>) {
+    return this.open().then((rm) => rm.getSkillPin(...a));
+  }
+  listSessionActions(...a: Parameters<ReadModels['listSessionActions']>) {
+    return this.open().then((rm) => rm.listSessionActions(...a));
+  }
+  getGuardrailPolicy(...a: Parameters<ReadModels['getGuardrailPolicy']>) {
+    return this.open().then((rm) => rm.getGuardrailPolicy(...a));
+  }
+  getGuardrailPolicyVersion(...a: Parameters<ReadModels['getGuardrailPolicyVersion']>) {
+    return this.open().then((rm) => rm.getGuardrailPolicyVersion(...a));
+  }
+  listGuardrailPolicyHistory(...a: Parameters<ReadModels['listGuardrailPolicyHistory']>) {
+    return this.open().then((rm) => rm.listGuardrailPolicyHistory(...a));
+  }
+  guardrailCounts(...a: Parameters<ReadModels['guardrailCounts']>) {
+    return this.open().then((rm) => rm.guardrailCounts(...a));
+  }
+  getWebhook(...a: Parameters<ReadModels['getWebhook']>) {
+    return this.open().then((rm) => rm.getWebhook(...a));
+  }
+  listWebhooks(...a: Parameters<ReadModels['listWebhooks']>) {
+    return this.open().then((rm) => rm.listWebhooks(...a));
+  }
+  webhookFailingSince(...a: Parameters<ReadModels['webhookFailingSince']>) {
+    return this.open().then((rm) => rm.webhookFailingSince(...a));
+  }
+  getDelivery(...a: Parameters<ReadModels['getDelivery']>) {
+    return this.open().then((rm) => rm.getDelivery(...a));
+  }
+  listPendingDeliveries(...a: Parameters<ReadModels['listPendingDeliveries']>) {
+    return this.open().then((rm) => rm.listPendingDeliveries(...a));
+  }
+  listDeliveryAttempts(...a: Parameters<ReadModels['listDeliveryAttempts']>) {
+    return this.open().then((rm) => rm.listDeliveryAttempts(...a));
+  }
+  getBatch(...a: Parameters<ReadModels['getBatch']>) {
+    return this.open().then((rm) => rm.getBatch(...a));
+  }
+  applyBatch(...a: Parameters<ReadModels['applyBatch']>) {
+    return this.open().then((rm) => rm.applyBatch(...a));
+  }
+  waitFor(...a: Parameters<ReadModels['waitFor']>) {
+    return this.open().then((rm) => rm.waitFor(...a));
+  }
+
+  generation(): string {
+    if (!this.real) throw this.unavailable();
+    return this.real.generation();
+  }
+  /** Nothing applied that this process knows of, until open. */
+  appliedNextOffsets(): Map<string, number> {
+    return this.real ? this.real.appliedNextOffsets() : new Map();
+  }
+  liveGenerations(): (ReadModels & LiveGenerations) | null {
+    return this.real ? this.real.liveGenerations() : null;
+  }
+  encodedApply(): EncodedApply | null {
+    return this.real ? this.real.encodedApply() : null;
+  }
+  async healthy(): Promise<boolean> {
+    return this.real ? this.real.healthy() : false;
+  }
+  async close(): Promise<void> {
+    if (this.real) return this.real.close();
+    this.closed = true;
+    this.o.abort();
+  }
+
+  /** The adapter once open: at once when it is, else waiting up to `waitMs` for it. */
+  private open(): Promise<ReadModels> {
+    if (this.real) return Promise.resolve(this.real);
+    return new Promise<ReadModels>((resolve, reject) => {
+      const timer = setTimeout(() => reject(this.unavailable()), this.o.waitMs);
+      this.opening.then(
         (rm) => (clearTimeout(timer), resolve(rm)),
-        () => (clearTimeout(timer), reject(unavailable())),
+        () => (clearTimeout(timer), reject(this.unavailable())),
       );
     });
+  }
 
-  return new Proxy({} as ReadModels, {
-    get(_target, prop) {
-      if (real) {
-        const value = Reflect.get(real, prop, real);
-        return typeof value === 'function' ? value.bind(real) : value;
-      }
-      if (typeof prop === 'symbol') return undefined;
-      if (prop === 'healthy') return async () => false;
-      // Nothing applied that this process knows of.
-      if (prop === 'appliedNextOffsets') return () => new Map<string, number>();
-      if (prop === 'close') {
-        return async () => {
-          closed = true;
-          o.abort();
-        };
-      }
-      if (prop === 'generation') {
-        return () => {
-          throw unavailable();
-        };
-      }
-      if (!DEFERRED_CALLS.has(prop)) return undefined;
-      return async (...args: unknown[]) => {
-        const rm = await opened();
-        return (rm as unknown as Record<string, (...a: unknown[]) => unknown>)[prop](...args);
-      };
-    },
-  });
+  private unavailable(): DomainError {
+    return new DomainError('unavailable', 'READ_MODELS_UNAVAILABLE', 'Read models are not available', `${this.o.describe} is not reachable yet; retry shortly`);
+  }
 }

@@ -197,6 +197,14 @@ export class ElasticsearchReadModels implements ReadModels, LiveGenerations {
   }
 
   /** The generation this instance writes into (the projector names its group after it). */
+  liveGenerations(): this {
+    return this;
+  }
+
+  encodedApply(): null {
+    return null;
+  }
+
   generation(): string {
     return this.gen;
   }

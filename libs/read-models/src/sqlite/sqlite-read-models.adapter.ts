@@ -18,7 +18,7 @@ import {
   PolicyDoc,
   WebhookDoc,
 } from '../documents';
-import { ProjectedEvent, ReadModels } from '../read-models.port';
+import { EncodedApply, ProjectedEvent, ReadModels } from '../read-models.port';
 import { PositionWaiters } from '../position-waiters';
 import { PendingCursor } from '../webhook-read-models.port';
 import { SqliteWebhookStore, WEBHOOK_SCHEMA } from './sqlite-webhooks.store';
@@ -92,7 +92,7 @@ CREATE INDEX IF NOT EXISTS guardrail_decisions_by_session ON guardrail_decisions
  * by `<dir>/CURRENT`. Positions are committed in the same transaction as the
  * documents, so a crash never leaves them apart.
  */
-export class SqliteReadModels implements ReadModels {
+export class SqliteReadModels implements ReadModels, EncodedApply {
   private readonly waiters = new PositionWaiters();
   private readonly stmts: ReturnType<SqliteReadModels['prepare']>;
   private readonly webhooks: SqliteWebhookStore;
@@ -189,6 +189,14 @@ export class SqliteReadModels implements ReadModels {
     for (const f of fs.readdirSync(this.dir)) {
       if (/^gen-.*\.sqlite(-wal|-shm)?$/.test(f) && !f.startsWith(this.gen)) fs.rmSync(path.join(this.dir, f), { force: true });
     }
+  }
+
+  liveGenerations(): null {
+    return null;
+  }
+
+  encodedApply(): EncodedApply {
+    return this;
   }
 
   generation(): string {
