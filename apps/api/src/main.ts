@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const admin = AdminKey.fromConfig(config);
   const app = await createHttpApp(AppModule.forRoot(config, admin), config, new Logger('Nest'));
   // GET /v1/openapi.json and Swagger UI at /docs, public like /health.
-  serveOpenApi(app, buildOpenApiDocument(app, '1.0'));
+  serveOpenApi(app, buildOpenApiDocument(app));
   await app.listen(config.PORT, config.HOST);
   // SIGTERM: stop accepting, close idle keep-alive connections, let what is in flight
   // answer (within SHUTDOWN_GRACE_MS), run the shutdown hooks (consumers leave their

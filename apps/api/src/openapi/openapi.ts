@@ -10,6 +10,8 @@ import { MAX_PATH_PARAM_LENGTH } from '../http/error-body';
 
 export const OPENAPI_JSON_PATH = 'v1/openapi.json';
 export const DOCS_PATH = 'docs';
+/** The version of the API the document describes (info.version). */
+export const API_VERSION = '1.0';
 
 const DESCRIPTION = [
   'Decides whether content (text, images, video, or several in one request) is allowed, warned, flagged or blocked under a policy',
@@ -26,7 +28,7 @@ const DESCRIPTION = [
  * and the request DTOs (their class-validator rules, so the document states exactly what
  * validation enforces), served at GET /v1/openapi.json with Swagger UI at /docs.
  */
-export function buildOpenApiDocument(app: INestApplication, version: string): OpenAPIObject {
+export function buildOpenApiDocument(app: INestApplication, version = API_VERSION): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Content decision and agent guardrail service')
     .setDescription(DESCRIPTION)

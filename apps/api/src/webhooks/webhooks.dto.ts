@@ -14,12 +14,16 @@ import {
   ValidateIf,
   ValidationOptions,
 } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 
 const int = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value);
 
 export const MAX_URL_LENGTH = 2048;
 
-/** Event names are checked against the spec's table by WebhooksService (422 INVALID_WEBHOOK_EVENT). */
+/** Event names are checked against the spec's table by WebhooksService (422 INVALID_WEBHOOK_EVENT):
+ * the OpenAPI document lists them (its WebhookEventType, apps/api/src/openapi/answer-schemas.ts). */
+const EVENT_NAMES = JSONSchema({ items: { $ref: '#/components/schemas/WebhookEventType' } });
+
 export class CreateWebhookDto {
   @IsString()
   @MinLength(1)
@@ -30,6 +34,7 @@ export class CreateWebhookDto {
   @ArrayNotEmpty()
   @ArrayMaxSize(20)
   @IsString({ each: true })
+  @EVENT_NAMES
   events!: string[];
 
   @IsOptional()
@@ -55,11 +60,13 @@ export class UpdateWebhookDto {
   @ArrayNotEmpty()
   @ArrayMaxSize(20)
   @IsString({ each: true })
+  @EVENT_NAMES
   events?: string[];
 
   @IsOptional()
   @IsString()
   @MaxLength(500)
+  @JSONSchema({ nullable: true })
   description?: string | null;
 
   @Absent()

@@ -1,158 +1,62 @@
-/** Content decisions, dry runs and batches (README "Checks", "Dry run", "Multimodal", "Batches"). */
+/** Content decisions, dry runs and batches (README "Checks", "Dry run", "Multimodal", "Batches").
+ * The answers are the service's OpenAPI schemas (openapi.generated.ts, `npm run sdk:types`). */
+import type { components } from './openapi.generated';
 
-export type Action = 'allow' | 'warn' | 'flag' | 'block';
+type Schemas = components['schemas'];
 
-export interface CategoryResult {
-  category: string;
-  /** Confidence, 0 to 1. */
-  score: number;
-  threshold: number;
-  /** score >= threshold */
-  triggered: boolean;
-}
+export type Action = Schemas['Action'];
 
-export interface CheckRequest {
-  /** Text, or an image: raw base64, a data URI, an http(s) URL or a `media:sha256:<hex>` reference. */
-  content: string;
-  policyId: string;
+/** `score` is the confidence, 0 to 1; `triggered` is score >= threshold. */
+export type CategoryResult = Schemas['CategoryResult'];
+
+/** `content`: text, or an image: raw base64, a data URI, an http(s) URL or a `media:sha256:<hex>` reference.
+ * `language`: ISO 639-1, default `en`. `requestId`: an idempotency key in the body; when given, the SDK sends no
+ * Idempotency-Key header. */
+export type CheckRequest = Omit<Schemas['CheckRequestDto'], 'contentType'> & {
   /** Default `text`. A video goes to `videoCheck` / `videoUpload` (`video` here is 422 UNSUPPORTED_CONTENT_TYPE). */
   contentType?: 'text' | 'image';
-  /** ISO 639-1, default `en`. */
-  language?: string;
-  metadata?: Record<string, unknown>;
-  /** Idempotency key in the body; when given, the SDK sends no Idempotency-Key header. */
-  requestId?: string;
-}
+};
 
 /** The spec's Check decision. */
-export interface CheckDecision {
-  safe: boolean;
-  flagged: boolean;
-  action: Action;
-  categories: CategoryResult[];
-  decisionId: string;
-  provider: string;
-  /** Milliseconds. */
-  latency: number;
-  /** USD. */
-  cost: number;
-}
+export type CheckDecision = Schemas['CheckDecision'];
 
-export interface MultimodalContext {
-  language?: string;
-  useCase?: string;
-  userId?: string;
-  userReputation?: number;
-  locale?: string;
-}
+export type MultimodalContext = Schemas['MultimodalContextDto'];
 
 /** At least one of `text`, `images` (at most 10), `video` (a URL). */
-export interface MultimodalRequest {
-  text?: string;
-  images?: string[];
-  video?: string;
-  policyId: string;
-  context?: MultimodalContext;
-  metadata?: Record<string, unknown>;
-  requestId?: string;
-}
+export type MultimodalRequest = Schemas['MultimodalRequestDto'];
 
-export interface MultimodalResult {
-  contentType: 'text' | 'image' | 'video';
-  /** The image's URL or `media:sha256:` reference; absent for text. */
-  contentRef?: string;
-  safe: boolean;
-  flagged: boolean;
-  action: Action;
-  categories: CategoryResult[];
-}
+/** One item of a multimodal check: `contentRef` is the image's URL or `media:sha256:` reference, absent for text. */
+export type MultimodalResult = Schemas['MultimodalResult'];
 
-export interface MultimodalDecision {
-  decisionId: string;
-  safe: boolean;
-  flagged: boolean;
-  /** The most severe over the items. */
-  action: Action;
-  /** One per item in request order, the text first. */
-  results: MultimodalResult[];
-  totalLatency: number;
-  totalCost: number;
-}
+/** `action` is the most severe over the items; `results` one per item in request order, the text first. */
+export type MultimodalDecision = Schemas['MultimodalDecision'];
 
 /** `policy` (unsaved YAML) wins over `policyId`; `mockSignals` replace `mockScores`. */
-export interface DryRunRequest {
-  policyId?: string;
-  policy?: string;
-  mockScores?: Record<string, number>;
-  mockSignals?: Record<string, number>;
-}
+export type DryRunRequest = Schemas['DryRunRequestDto'];
 
-export interface DryRunResult {
-  dryRun: true;
-  /** null when an unsaved `policy` was evaluated. */
-  policyId: string | null;
-  safe: boolean;
-  flagged: boolean;
-  action: Action;
-  categories: CategoryResult[];
-}
+/** `policyId` is null when an unsaved `policy` was evaluated. */
+export type DryRunResult = Schemas['DryRunResult'];
 
-export interface BatchItem {
-  id: string;
-  content: string;
-  contentType?: 'text' | 'image';
-  metadata?: Record<string, unknown>;
-}
+/** The service takes any string as an item's `contentType` and answers that item with an error; these two it checks. */
+export type BatchItem = Omit<Schemas['BatchItemDto'], 'contentType'> & { contentType?: 'text' | 'image' };
 
-export interface BatchCheckRequest {
-  policyId: string;
-  /** At most BATCH_MAX_ITEMS (100). */
-  items: BatchItem[];
-}
+/** `items`: at most BATCH_MAX_ITEMS (100). */
+export type BatchCheckRequest = Omit<Schemas['BatchCheckDto'], 'items'> & { items: BatchItem[] };
 
-export interface ItemError {
-  code: string;
-  message: string;
-  details: string;
-}
+export type ItemError = Schemas['ItemError'];
 
 /** One item's decision, or why it could not be checked (the others are unaffected). */
-export type BatchItemResult = { id: string; safe: boolean; action: Action; decisionId: string } | { id: string; error: ItemError };
+export type BatchItemResult = Schemas['BatchItemResult'];
 
-export interface BatchCheckResult {
-  /** In request order. */
-  items: BatchItemResult[];
-}
+/** `items` in request order. */
+export type BatchCheckResult = Schemas['BatchResult'];
 
-export interface AsyncBatchRequest {
-  policyId: string;
-  /** At most ASYNC_BATCH_MAX_ITEMS (1000). */
-  items: BatchItem[];
-  /** Receives `moderation.completed` or `moderation.failed`. */
-  webhookUrl: string;
-}
+/** `items`: at most ASYNC_BATCH_MAX_ITEMS (1000); `webhookUrl` receives `moderation.completed` or `moderation.failed`. */
+export type AsyncBatchRequest = Omit<Schemas['AsyncBatchCheckDto'], 'items'> & { items: BatchItem[] };
 
-export interface AsyncBatchAccepted {
-  batchId: string;
-  status: 'processing';
-  totalItems: number;
-  /** Signs the result when no webhook of the tenant is registered at `webhookUrl` (shown once). */
-  webhookSecret?: string;
-  /** The registered webhook whose secret signs the result. */
-  signingWebhookId?: string;
-}
+/** `webhookSecret` signs the result when no webhook of the tenant is registered at `webhookUrl` (shown once);
+ * else `signingWebhookId` names the registered webhook whose secret signs it. */
+export type AsyncBatchAccepted = Schemas['AsyncBatchAccepted'];
 
-export interface Batch {
-  batchId: string;
-  status: 'processing' | 'completed' | 'failed';
-  policyId: string;
-  totalItems: number;
-  webhookUrl: string;
-  createdAt: string;
-  completedAt: string | null;
-  succeeded: number | null;
-  failed: number | null;
-  /** Per-item results once completed. */
-  items: BatchItemResult[] | null;
-  error: ItemError | null;
-}
+/** `items`: the per-item results once completed. */
+export type Batch = Schemas['AsyncBatch'];

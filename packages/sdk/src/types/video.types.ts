@@ -1,29 +1,17 @@
-/** Video jobs (README "Video"). */
-import type { Action, CategoryResult, ItemError } from './checks.types';
+/** Video jobs (README "Video").
+ * The answers are the service's OpenAPI schemas (openapi.generated.ts, `npm run sdk:types`). */
+import type { components } from './openapi.generated';
 
-export interface ExtractionStrategy {
-  /** Seconds between sampled frames (interval mode), default 2. */
-  frameInterval?: number;
-  /** Default 60, at most VIDEO_FRAMES_CAP (300). */
-  maxFrames?: number;
-  mode?: 'interval' | 'scenes';
-  /** Stop at the first frame whose action is `block`. */
-  stopOnBlock?: boolean;
-}
+type Schemas = components['schemas'];
 
-export interface VideoOptions {
-  policyId: string;
-  webhookUrl?: string;
-  extractionStrategy?: ExtractionStrategy;
-  /** Default 300; a longer video is refused whole (422 VIDEO_TOO_LONG). */
-  maxDurationSeconds?: number;
-  language?: string;
-  metadata?: Record<string, unknown>;
-}
+/** `frameInterval`: seconds between sampled frames (interval mode), default 2; `maxFrames`: default 60, at most
+ * VIDEO_FRAMES_CAP (300); `stopOnBlock`: stop at the first frame whose action is `block`. */
+export type ExtractionStrategy = Schemas['ExtractionStrategyDto'];
 
-export interface VideoCheckRequest extends VideoOptions {
-  videoUrl: string;
-}
+/** `maxDurationSeconds`: default 300; a longer video is refused whole (422 VIDEO_TOO_LONG). */
+export type VideoOptions = Schemas['VideoOptionsDto'];
+
+export type VideoCheckRequest = Schemas['VideoCheckDto'];
 
 /** The text fields sent beside the file by `videoUpload`. */
 export interface VideoUploadFields extends VideoOptions {
@@ -33,83 +21,24 @@ export interface VideoUploadFields extends VideoOptions {
   fileContentType?: string;
 }
 
-export interface VideoAccepted {
-  decisionId: string;
-  status: 'processing';
-  /** Seconds. */
-  estimatedTime: number;
-  estimatedFrames: number;
-  estimatedCost: number;
-  webhookSecret?: string;
-  signingWebhookId?: string;
-}
+/** `estimatedTime` in seconds. */
+export type VideoAccepted = Schemas['VideoAccepted'];
 
-export interface VideoProgress {
-  framesProcessed: number;
-  framesTotal: number;
-  percentComplete: number;
-}
+export type VideoProgress = Schemas['VideoProgress'];
 
-export interface VideoStatus {
-  decisionId: string;
-  status: 'processing' | 'completed' | 'failed';
-  progress: VideoProgress;
-  estimatedCompletion: string | null;
-  error?: ItemError;
-}
+export type VideoStatus = Schemas['VideoStatus'];
 
-export interface VideoFrameResult {
-  frameNumber: number;
-  /** Position in the video, seconds. */
-  timestamp: number;
-  safe: boolean;
-  flagged: boolean;
-  action: Action;
-  categories: CategoryResult[];
-  ocrText?: string;
-  /** On flagged frames: a signed capability URL (no API key needed) and when it expires. */
-  evidence?: { url: string; expiresAt: string };
-}
+/** `evidence`, on flagged frames: a signed capability URL (no API key needed) and when it expires. */
+export type VideoFrameResult = Schemas['VideoFrameResult'];
 
-export interface VideoSegment {
-  /** Seconds: the first and the last flagged frame of the run. */
-  start: number;
-  end: number;
-  categories: string[];
-  action: Action;
-  frames: number;
-}
+/** Seconds: the first and the last flagged frame of the run. */
+export type VideoSegment = Schemas['VideoSegment'];
 
-export interface VideoCompleted {
-  decisionId: string;
-  status: 'completed';
-  safe: boolean;
-  flagged: boolean;
-  action: Action;
-  categories: CategoryResult[];
-  results: VideoFrameResult[];
-  segments: VideoSegment[];
-  stoppedOnBlock: boolean;
-  framesProcessed: number;
-  totalLatency: number;
-  totalCost: number;
-  policyId: string;
-  policyVersion: number;
-  provider: string;
-}
+export type VideoCompleted = Schemas['VideoCompleted'];
 
 /** Answered with 202 while the job runs. */
-export interface VideoProcessing {
-  decisionId: string;
-  status: 'processing';
-  progress: VideoProgress;
-  estimatedCompletion: string | null;
-}
+export type VideoProcessing = Schemas['VideoProcessing'];
 
-export interface VideoFailed {
-  decisionId: string;
-  status: 'failed';
-  error: ItemError;
-}
+export type VideoFailed = Schemas['VideoFailed'];
 
-export type VideoResult = VideoCompleted | VideoProcessing | VideoFailed;
+export type VideoResult = Schemas['VideoResult'];

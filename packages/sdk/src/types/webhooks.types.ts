@@ -1,69 +1,26 @@
-/** Webhooks and keys (README "Webhooks", "Keys"). */
+/** Webhooks and keys (README "Webhooks", "Keys").
+ * The answers are the service's OpenAPI schemas (openapi.generated.ts, `npm run sdk:types`). */
+import type { components } from './openapi.generated';
 
-export type WebhookEventType =
-  | 'decision.created'
-  | 'decision.flagged'
-  | 'decision.blocked'
-  | 'agent.guardrail.blocked'
-  | 'agent.guardrail.approval_required'
-  | 'moderation.completed'
-  | 'moderation.failed';
+type Schemas = components['schemas'];
 
-export interface CreateWebhookRequest {
-  url: string;
-  events: WebhookEventType[];
-  description?: string;
-}
+export type WebhookEventType = Schemas['WebhookEventType'];
+
+export type CreateWebhookRequest = Schemas['CreateWebhookDto'];
 
 /** `description: null` clears it. */
-export interface UpdateWebhookRequest {
-  url?: string;
-  events?: WebhookEventType[];
-  description?: string | null;
-  enabled?: boolean;
-}
+export type UpdateWebhookRequest = Schemas['UpdateWebhookDto'];
 
-export interface Webhook {
-  id: string;
-  url: string;
-  events: WebhookEventType[];
-  description: string | null;
-  enabled: boolean;
-  /** Why the service disabled it, else null. */
-  disabledReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** `disabledReason`: why the service disabled it, else null. */
+export type Webhook = Schemas['Webhook'];
 
-export interface CreatedWebhook extends Webhook {
-  /** `whsec_…`, shown only here: keep it to verify deliveries. */
-  secret: string;
-}
+/** `secret` (`whsec_…`) is shown only here: keep it to verify deliveries. */
+export type CreatedWebhook = Schemas['WebhookCreated'];
 
-export interface WebhookTestResult {
-  success: boolean;
-  deliveryId: string;
-  eventId: string;
-  responseCode: number | null;
-  durationMs: number;
-  error: string | null;
-}
+export type WebhookTestResult = Schemas['WebhookTestResult'];
 
-export interface WebhookDelivery {
-  deliveryId: string;
-  timestamp: string;
-  status: 'succeeded' | 'failed';
-  responseCode: number | null;
-  attempt: number;
-  eventId: string;
-  eventType: string;
-  durationMs: number;
-  error: string | null;
-  /** null once delivered or given up. */
-  nextAttemptAt: string | null;
-  url: string;
-  test: boolean;
-}
+/** `nextAttemptAt`: null once delivered or given up. */
+export type WebhookDelivery = Schemas['WebhookDelivery'];
 
 /** What a receiver gets: `POST` with this JSON body. `id` is the same on every retry. */
 export interface WebhookEvent<D = Record<string, unknown>> {
@@ -73,25 +30,11 @@ export interface WebhookEvent<D = Record<string, unknown>> {
   data: D & { id: string };
 }
 
-export type Scope = 'checks' | 'policies' | 'decisions' | 'guardrails' | 'webhooks' | 'keys';
+export type Scope = Schemas['ApiKey']['scopes'][number];
 
-export interface CreateKeyRequest {
-  name: string;
-  scopes: Scope[];
-  tenantId?: string;
-}
+export type CreateKeyRequest = Schemas['CreateKeyDto'];
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  scopes: Scope[];
-  tenantId: string;
-  prefix: string;
-  createdAt: string;
-  revokedAt: string | null;
-}
+export type ApiKey = Schemas['ApiKey'];
 
-export interface CreatedApiKey extends ApiKey {
-  /** Shown once. */
-  key: string;
-}
+/** `key` is shown once. */
+export type CreatedApiKey = Schemas['ApiKeyCreated'];
