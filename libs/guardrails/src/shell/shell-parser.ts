@@ -8,6 +8,7 @@
 import { normalizePath, PLACEHOLDER_WORKSPACE } from '../paths/path-normalizer';
 import { LexHost, LexWord, ShellLexer, UNKNOWN_EXPANSION } from './shell-lexer';
 import { INTERPRETERS, nestedScripts, SHELL_PROGRAMS, unwrapCommand, UnwrappedCommand } from './shell-command';
+import { LoopHeader, loopHeader, LoopTracker } from './shell-loops';
 
 export const MAX_SHELL_DEPTH = 4;
 export const MAX_SHELL_COMMANDS = 256;
@@ -137,7 +138,10 @@ class ParseContext implements LexHost {
     let stage = 0;
     let stages: ShellCommand[] = [];
     let body: { name: string; start: number; depth: number } | null = null;
+    const loops = new LoopTracker();
     const finish = () => {
+      const loop = loopHeader(words);
+      if (loop) this.enterLoop(loop, loops);
       const cmd = this.finishCommand(words, redirects, pipeline, stage, depth, via);
       if (cmd) stages.push(cmd);
       words = [];
@@ -158,6 +162,10 @@ class ParseContext implements LexHost {
         if (nowOpen !== open) this.definitions += nowOpen ? 1 : -1;
       }
       if (tok.t === 'word') {
+        if (words.length === 0 && pendingRedirect === null && !tok.quoted && (tok.text === 'do' || tok.text === 'done')) {
+          const closed = loops.reserved(tok.text, lexer.position, lexer.source);
+          if (closed) this.repeatLoop(closed.header, closed.body, depth, via);
+        }
         if (pendingRedirect !== null) {
           redirects.push({ ...pendingRedirect, target: tok });
           pendingRedirect = null;
@@ -180,6 +188,23 @@ class ParseContext implements LexHost {
     finish();
     endPipeline();
     if (body && body.start >= 0) this.definitions--;
+  }
+
+  /** The body is read in place with the loop's first word (or with the variable unknown). */
+  private enterLoop(loop: LoopHeader, loops: LoopTracker): void {
+    loops.header(loop);
+    this.varOrigins.delete(loop.name);
+    if (loop.values === null || loop.values.length === 0) this.vars.delete(loop.name);
+    else this.setVariable(loop.name, loop.values[0]);
+  }
+
+  /** ...and read again for each other word; the variable keeps the last one, as in the shell. */
+  private repeatLoop(loop: LoopHeader, bodyText: string, depth: number, via: string | null): void {
+    for (const value of loop.values?.slice(1) ?? []) {
+      if (this.truncated) return;
+      this.setVariable(loop.name, value);
+      this.parse(bodyText, depth, `a for loop with ${loop.name}=${value}${via === null ? '' : ` inside ${via}`}`);
+    }
   }
 
   /** Follows the braces of a function body; records the body when its `}` closes it. */
