@@ -100,13 +100,16 @@ function pathUses(c: ShellCommand): PathUse[] {
 /** `covered`: paths a system-zone finding already judged for that command (one finding per path). */
 function sensitivePathFindings(parsed: ParsedShell, policy: CompiledPolicy, label: string, covered: ReadonlyMap<ShellCommand, Set<string>>): RiskFinding[] {
   const out: RiskFinding[] = [];
+  // One finding per prefix and mode: a second file read under /etc says nothing the first did not.
+  const seen = new Set<string>();
   for (const c of parsed.commands) {
     for (const use of pathUses(c)) {
       if (covered.get(c)?.has(use.raw)) continue;
       const np = normalizePath(use.raw, c.cwd);
       if (BENIGN_DEVICES.test(np.key)) continue;
       const prefix = policy.prefixes.find((p) => matchesPathPrefix(np, p));
-      if (!prefix) continue;
+      if (!prefix || seen.has(`${use.mode} ${prefix.source}`)) continue;
+      seen.add(`${use.mode} ${prefix.source}`);
       const resolved = hasPathGlob(np.key) ? ', a glob that can match a path' : np.display !== use.raw ? ` (resolves to ${np.display})` : '';
       out.push({
         category: 'sensitive_path',

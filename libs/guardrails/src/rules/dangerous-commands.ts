@@ -244,5 +244,6 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
     const target = c.redirects.find((r) => /^(?:>|>>|>\|)$/.test(r.op))?.target;
     add('decoded_code', 'high', kind && target ? `writes ${kind} decoded from inline data to ${target}` : null);
   }
-  return risks;
+  // What `find -exec` or `xargs` runs is the same command given its arguments: a rule that judged the runner is not counted twice.
+  return risks.filter((r) => r.command.from === null || !risks.some((p) => p.command === r.command.from && p.rule === r.rule));
 }

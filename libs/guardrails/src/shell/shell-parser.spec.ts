@@ -144,7 +144,8 @@ describe('shell parser', () => {
     });
 
     it('recurses into find -exec and literals piped to a shell or xargs', () => {
-      expect(runs('find . -exec rm -rf {} \\;')).toContain('rm -rf {}');
+      expect(runs('find . -exec rm -rf {} \\;')).toContain('rm -rf ./\u27e8\u2026\u27e9');
+      expect(runs('find $D -exec rm -rf {} \\;')).toContain('rm -rf {}');
       expect(runs("echo 'rm -rf /' | sh")).toContain('rm -rf /');
       expect(runs('echo / | xargs rm -rf')).toContain('rm -rf /');
     });
