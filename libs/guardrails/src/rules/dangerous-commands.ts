@@ -82,7 +82,8 @@ function credentialRead(c: ShellCommand): string | null {
       i++;
       continue;
     }
-    reads.push(a.startsWith('@') ? a.slice(1) : a.includes('=') ? a.slice(a.indexOf('=') + 1).replace(/^@/, '') : a);
+    // `key=/path` names the path; an `=` later in a path or URI (`file:x?mode=ro`) does not.
+    reads.push(a.startsWith('@') ? a.slice(1) : /^[\w.-]*=/.test(a) ? a.slice(a.indexOf('=') + 1).replace(/^@/, '') : a);
   }
   for (const r of c.redirects) if (r.op === '<' || r.op === '<>') reads.push(r.target);
   for (const r of reads) {

@@ -18,7 +18,7 @@ const CREDENTIAL_TOOLS =
   /(?:^|[/\\])(?:lazagne|mimipenguin|mimikatz|pypykatz|secretsdump|hashdump|keychaindump|chainbreaker|dumpkeychain)(?:\.(?:py|sh|exe|pl|rb))?$/i;
 /** Names of files that hold credentials, as `find -name` would look for them. */
 const CREDENTIAL_NAMES =
-  /^(?:\*?\.?)?(?:id_(?:rsa|dsa|ecdsa|ed25519)|\.?netrc|\.?git-credentials|credentials(?:\.db|\.json)?|accesstokens\.json|msal_token_cache\.json|access_tokens\.db|\.?pgpass|\.?my\.cnf|shadow|wallet\.dat|\*\.kdbx|\.?gnupg|\.?aws|\.?ssh|authorized_keys|\.?vault-token|token|login data|logins\.json|key[34]\.db|cookies(?:\.sqlite|\.binarycookies)?)['"]?$/i;
+  /^(?:\*?\.?)?(?:id_(?:rsa|dsa|ecdsa|ed25519)|\.?netrc|\.?git-credentials|credentials(?:\.db|\.json)?|accesstokens\.json|msal_token_cache\.json|access_tokens\.db|\.?pgpass|\.?my\.cnf|shadow|wallet\.dat|\*\.kdbx|\.?gnupg|\.?aws|\.?ssh|authorized_keys|\.?vault-token|token|login data|logins\.json|key[34]\.db|cookies(?:\.sqlite|\.binarycookies)?|\*\.(?:pem|key|p12|pfx|ppk|jks|keystore|kdbx))['"]?$/i;
 const SECRET_WORDS = /^['"]?-?(?:e\s)?(?:password|passwd|pass|secret|token|api[_-]?key|private key|begin [a-z ]*private key)/i;
 /** Roots a search through is a search through the machine or a user's files. */
 const WIDE_ROOT = /^(?:\/|\/\/|~|\$home|\/home|\/root|\/users|\/etc|\/var|\/opt)\/?$/i;
