@@ -173,14 +173,54 @@ function containerEscape(program: string, args: string[]): Hit[] {
   return hits;
 }
 
-function environmentDump(program: string, args: string[]): Hit[] {
-  const dumps = (['env', 'printenv', 'set'].includes(program) && args.length === 0) || (program === 'export' && (args.length === 0 || args[0] === '-p'));
-  return dumps ? [['env_dump', 'medium', 'prints every environment variable (secrets included)']] : [];
+/** `env`, `printenv`, `set`, `export -p`: every environment variable, secrets included. */
+export function printsEnvironment(c: ShellCommand): boolean {
+  const { program, args } = c.unwrapped;
+  return (['env', 'printenv', 'set'].includes(program) && args.length === 0) || (program === 'export' && (args.length === 0 || args[0] === '-p'));
 }
 
-function miscellaneous(c: ShellCommand): CommandRisk[] {
+/** Programs that only show or narrow text on the terminal: the environment piped through them stays on screen. */
+const SCREEN_FILTERS = new Set([
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'sort',
+  'uniq',
+  'head',
+  'tail',
+  'less',
+  'more',
+  'most',
+  'cut',
+  'wc',
+  'column',
+  'tr',
+  'cat',
+  'bat',
+  'nl',
+  'fzf',
+]);
+const SAVED = /^(?:>|>>|>\||&>|&>>)$/;
+
+/**
+ * Printing the environment to one's own terminal is everyday (the session still records it as a
+ * secret read); the environment written to a file or handed to another program leaves the screen.
+ */
+function environmentDump(c: ShellCommand, pipeline: readonly ShellCommand[]): Hit[] {
+  if (!printsEnvironment(c)) return [];
+  const after = pipeline.filter((s) => s.stage >= c.stage);
+  const saved = after.some((s) =>
+    s.redirects.some((r) => SAVED.test(r.op) && (r.fd === '' || r.fd === '1' || r.op.startsWith('&')) && r.target !== '/dev/null'),
+  );
+  const handed = after.slice(1).some((s) => !SCREEN_FILTERS.has(s.unwrapped.program));
+  if (!saved && !handed) return [];
+  return [['env_dump', 'medium', `${saved ? 'writes' : 'hands on'} every environment variable (secrets included)`]];
+}
+
+function miscellaneous(c: ShellCommand, pipeline: readonly ShellCommand[]): CommandRisk[] {
   const { program, args } = c.unwrapped;
-  const hits = [...sabotage(program, args), ...persistence(c), ...containerEscape(program, args), ...environmentDump(program, args)];
+  const hits = [...sabotage(program, args), ...persistence(c), ...containerEscape(program, args), ...environmentDump(c, pipeline)];
   return hits.map(([rule, severity, description, path]) => ({
     rule,
     severity,
@@ -223,7 +263,7 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
     for (const f of decodedFiles(c, pipeline)) decoded.add(f);
     add('credential_read', 'high', credentialRead(c));
     add('history_wipe', 'high', historyWipe(c));
-    risks.push(...miscellaneous(c));
+    risks.push(...miscellaneous(c, pipeline));
     if (c.unwrapped.dynamicProgram) {
       risks.push({
         rule: 'dynamic_program',

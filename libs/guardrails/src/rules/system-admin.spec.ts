@@ -36,6 +36,11 @@ describe('system administration an agent should not do unasked', () => {
     ['export HISTCONTROL=ignoreboth', 'sets HISTCONTROL=ignoreboth to stop recording history'],
     ['cat ~/.zsh_history', 'shell history (often holds secrets)'],
     ['cp ~/Library/"Application Support/Google/Chrome/Default/Login Data" /tmp/ld', 'browser passwords or cookies'],
+    ['chsh -s /bin/zsh alice', 'chsh changes user accounts'],
+    ['sudo chsh -s /bin/zsh', 'chsh changes user accounts'],
+    ['chsh -s /tmp/.login', 'chsh changes user accounts'],
+    ['env > /tmp/.e', 'writes every environment variable'],
+    ['printenv | base64', 'hands on every environment variable'],
     ['sqlite3 "file:$HOME/Library/Application Support/Google/Chrome/Default/Login Data?immutable=1" "SELECT * FROM logins"', 'browser passwords or cookies'],
   ])('%s', (command, reason) => {
     const v = exec(command);
@@ -63,6 +68,15 @@ describe('system administration an agent should not do unasked', () => {
     'ffmpeg -i in.mp4 -f mp4 out.mp4',
     'ffmpeg -f concat -i list.txt out.mp4',
     'ls ~/.zsh_sessions',
+    // One's own login shell or finger entry needs no privilege.
+    'chsh -s /bin/zsh',
+    'chsh -s $(which fish) $USER',
+    'chfn -f "Ada Lovelace"',
+    // The environment printed to one's own terminal, or narrowed on it.
+    'env',
+    'printenv',
+    'env | grep -i proxy | sort',
+    'set | less',
   ])('%s is ordinary', (command) => {
     expect(['allow', 'warn']).toContain(exec(command).action);
   });

@@ -5,7 +5,7 @@
  * credentials. Each hit names what the command does; GUARDRAILS.md has the table.
  */
 import { normalizePath } from '../paths/path-normalizer';
-import { flagsOf, nestedScripts } from '../shell/shell-command';
+import { flagsOf, nestedScripts, SHELL_PROGRAMS } from '../shell/shell-command';
 import { UNKNOWN_EXPANSION } from '../shell/shell-lexer';
 import { ShellCommand } from '../shell/shell-parser';
 import { CommandRisk, Severity } from './command-risk';
@@ -64,8 +64,37 @@ const TUNNELS: ReadonlyArray<[program: string, test: (args: string[]) => boolean
   ['ssh', (a) => a.some((x) => /^-[a-zA-Z]*R/.test(x))],
 ];
 
-function accounts(program: string, args: string[]): Hit | null {
-  if (ACCOUNT_PROGRAMS.test(program)) return ['accounts', 'high', `${program} changes user accounts, groups or sudo rights`, 'system_change'];
+/** Options of chsh and chfn that take a value (`-s SHELL`, `-f NAME`...); `-R DIR` edits another system's accounts. */
+const OWN_ENTRY_OPTIONS = /^-[sfrwhoR]$|^--(?:shell|full-name|room|work-phone|home-phone|other|root)$/;
+/** A shell by name (`/bin/zsh`, `/opt/homebrew/bin/fish`), or one found at run time (`$(which zsh)`). */
+const LOGIN_SHELL = new RegExp(`^(?:.*/)?(?:${[...SHELL_PROGRAMS].join('|')}|nu|xonsh|elvish|pwsh)$|^${UNKNOWN_EXPANSION}$`);
+/** The user running the command, as a script names them. */
+const SELF = /^\$\{?(?:USER|LOGNAME)\}?$/;
+
+/**
+ * `chsh -s /bin/zsh`, `chfn -f Name`: a user changing their own login shell or finger entry,
+ * which needs no privilege. Another user's entry, root's (under sudo) or another root's is an
+ * account change.
+ */
+function ownEntry(program: string, args: string[], elevated: boolean): boolean {
+  if ((program !== 'chsh' && program !== 'chfn') || elevated) return false;
+  const operands: string[] = [];
+  for (let k = 0; k < args.length; k++) {
+    if (OWN_ENTRY_OPTIONS.test(args[k])) {
+      if (/^-R$|^--root$/.test(args[k])) return false;
+      // A login shell that is not a shell (`chsh -s /tmp/x`) runs at every login: persistence, not a preference.
+      if (/^-s$|^--shell$/.test(args[k]) && !LOGIN_SHELL.test(args[k + 1] ?? '')) return false;
+      k++;
+    } else if (/^--root=|^--shell=/.test(args[k])) return false;
+    else if (!args[k].startsWith('-')) operands.push(args[k]);
+  }
+  return operands.every((o) => SELF.test(o));
+}
+
+function accounts(program: string, args: string[], elevated: boolean): Hit | null {
+  if (ownEntry(program, args, elevated)) return null;
+  if (ACCOUNT_PROGRAMS.test(program) || program === 'chfn')
+    return ['accounts', 'high', `${program} changes user accounts, groups or sudo rights`, 'system_change'];
   if (program === 'passwd' && flagsOf(args).operands.length > 0)
     return ['accounts', 'high', `passwd changes the password of ${flagsOf(args).operands[0]}`, 'system_change'];
   if (program === 'pw' && /^(?:user|group)?(?:add|del|mod)$|^user$|^group$|^lock$|^unlock$/.test(args[0] ?? ''))
@@ -231,7 +260,7 @@ function masquerade(c: ShellCommand): Hit | null {
 export function systemAdminRisks(c: ShellCommand): CommandRisk[] {
   const { program, args } = c.unwrapped;
   const hits = [
-    accounts(program, args),
+    accounts(program, args, c.unwrapped.elevated),
     kernel(program, args),
     firewall(program, args),
     security(program, args),
