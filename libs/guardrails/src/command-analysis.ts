@@ -10,6 +10,7 @@ import { matchesPathPrefix, normalizePath } from './paths/path-normalizer';
 import { CommandRisk, dangerousCommandRisks, Severity } from './rules/dangerous-commands';
 import { hasPathGlob } from './paths/path-glob';
 import { interpreterCode } from './shell/interpreter-code';
+import { patternArgs } from './shell/pattern-args';
 import { flagsOf, SHELL_PROGRAMS } from './shell/shell-command';
 import { UNKNOWN_EXPANSION } from './shell/shell-lexer';
 import {
@@ -75,9 +76,10 @@ function pathUses(c: ShellCommand): PathUse[] {
   const uses: PathUse[] = [];
   const operands = flagsOf(args).operands;
   const sedInPlace = program === 'sed' && args.some((a) => /^-[a-z]*i/.test(a) || a.startsWith('--in-place'));
+  const patterns = patternArgs(program, args);
   args.forEach((a, k) => {
-    // A key handed to ssh is used to log in, not read out (`ssh -i ~/.ssh/deploy host`).
-    if (SSH_FAMILY.has(program) && args[k - 1] === '-i') return;
+    // A key handed to ssh is used to log in, not read out (`ssh -i ~/.ssh/deploy host`); a pattern names no file.
+    if ((SSH_FAMILY.has(program) && args[k - 1] === '-i') || patterns.has(k)) return;
     const value = a.startsWith('@') ? a.slice(1) : /^[a-z-]*=/i.test(a) ? a.slice(a.indexOf('=') + 1).replace(/^@/, '') : a;
     if (!looksLikePath(value)) return;
     let mode: PathUse['mode'] = 'read';

@@ -4,6 +4,7 @@
  * them. `critical` findings force a block; GUARDRAILS.md has the full table.
  */
 import { normalizePath } from '../paths/path-normalizer';
+import { patternArgs } from '../shell/pattern-args';
 import { flagsOf } from '../shell/shell-command';
 import { canonicalPipeline, literalOutput, ParsedShell, pipelinesOf, ShellCommand } from '../shell/shell-parser';
 import { CommandRisk, Severity } from './command-risk';
@@ -75,9 +76,10 @@ function credentialRead(c: ShellCommand): string | null {
   const reads: string[] = [];
   const operands = flagsOf(u.args).operands;
   const destination = COPIERS.has(u.program) && operands.length > 1 ? operands[operands.length - 1] : null;
+  const patterns = patternArgs(u.program, u.args);
   for (let i = 0; i < u.args.length; i++) {
     const a = u.args[i];
-    if (a === destination) continue;
+    if (a === destination || patterns.has(i)) continue;
     if (a === '-i' && ['scp', 'sftp', 'rsync', 'git'].includes(u.program)) {
       i++;
       continue;

@@ -18,7 +18,9 @@ const CREDENTIAL_TOOLS =
   /(?:^|[/\\])(?:lazagne|mimipenguin|mimikatz|pypykatz|secretsdump|hashdump|keychaindump|chainbreaker|dumpkeychain)(?:\.(?:py|sh|exe|pl|rb))?$/i;
 /** Names of files that hold credentials, as `find -name` would look for them. */
 const CREDENTIAL_NAMES =
-  /^(?:\*?\.?)?(?:id_(?:rsa|dsa|ecdsa|ed25519)|\.?netrc|\.?git-credentials|credentials(?:\.db|\.json)?|accesstokens\.json|msal_token_cache\.json|access_tokens\.db|\.?pgpass|\.?my\.cnf|shadow|wallet\.dat|\*\.kdbx|\.?gnupg|\.?aws|\.?ssh|authorized_keys|\.?vault-token|token|login data|logins\.json|key[34]\.db|cookies(?:\.sqlite|\.binarycookies)?|\*\.(?:pem|key|p12|pfx|ppk|jks|keystore|kdbx))['"]?$/i;
+  /^(?:\*?\.?)?(?:id_(?:rsa|dsa|ecdsa|ed25519)|\.?netrc|\.?git-credentials|credentials(?:\.db|\.json)?|accesstokens\.json|msal_token_cache\.json|access_tokens\.db|\.?pgpass|\.?my\.cnf|shadow|wallet\.dat|\*\.kdbx|\.?gnupg|\.?aws|\.?ssh|authorized_keys|\.?vault-token|token|login data|logins\.json|key[34]\.db|cookies(?:\.sqlite|\.binarycookies)?|\*\.(?:pem|key|p12|pfx|ppk|jks|keystore|kdbx)|\.(?:bash|zsh|sh|psql|mysql)_history)['"]?$/i;
+/** `.env`, `.env.local`, `.env.*`: dotenv secrets files (not `.env.example` and its kin). */
+const DOTENV_NAME = /^\.env(?:\.(?!example|sample|template|dist|defaults)[\w*-]+)?$/i;
 const SECRET_WORDS = /^['"]?-?(?:e\s)?(?:password|passwd|pass|secret|token|api[_-]?key|private key|begin [a-z ]*private key)/i;
 /** Roots a search through is a search through the machine or a user's files. */
 const WIDE_ROOT = /^(?:\/|\/\/|~|\$home|\/home|\/root|\/users|\/etc|\/var|\/opt)\/?$/i;
@@ -194,7 +196,13 @@ function credentialHunt(c: ShellCommand): Hit | null {
     return ['credential_read', 'high', 'runs a credential dumping tool'];
   if (program === 'find' || program === 'locate' || program === 'mdfind' || program === 'fd') {
     const names = args.filter((a, k) => program !== 'find' || /^-i?(?:name|path|wholename)$/.test(args[k - 1] ?? ''));
-    const hit = names.find((n) => CREDENTIAL_NAMES.test(n.replace(UNKNOWN_EXPANSION, '')));
+    // `-name '.env*'`, `-path '*/.ssh/*'`, `-iname '*id_rsa*'`: the name a wildcard surrounds.
+    const bare = (n: string) => n.replace(UNKNOWN_EXPANSION, '').replace(/^['"]|['"]$/g, '');
+    const core = (n: string) =>
+      bare(n)
+        .replace(/^(?:\*\/?)+|(?:\/?\*)+$/g, '')
+        .replace(/^.*\//, '');
+    const hit = names.find((n) => CREDENTIAL_NAMES.test(bare(n)) || CREDENTIAL_NAMES.test(core(n)) || DOTENV_NAME.test(core(n)));
     if (hit && (program !== 'find' || args.some((a) => WIDE_ROOT.test(a) || /^\/\/?\.|^(?:~|\$home)\//i.test(a))))
       return ['credential_read', 'high', `searches the machine for credential files (${hit})`];
   }
