@@ -280,7 +280,8 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
     risks.push(...systemAdminRisks(c));
     risks.push(...shellEscapeRisks(c, pipeline));
     // A program the precise rules already judged (an escape, a side door, a masquerade) needs no second word.
-    if (!risks.some((r) => r.command === c && /^(?:shell_escape|side_door|user_shell|masquerade|accounts|persistence)$/.test(r.rule))) risks.push(...shellHandoffRisks(c));
+    if (!risks.some((r) => r.command === c && /^(?:shell_escape|side_door|user_shell|masquerade|accounts|persistence)$/.test(r.rule)))
+      risks.push(...shellHandoffRisks(c));
     // A function body read where it is defined has unknown arguments; it is judged again where it is called.
     risks.push(...runtimeCodeRisks(c).filter((r) => !(c.inDefinition && r.rule === 'dynamic_eval')));
     const dropped = makesDecodedExecutable(c, decoded, (p) => normalizePath(p, c.cwd).key);
