@@ -184,6 +184,10 @@ export function printsEnvironment(c: ShellCommand): boolean {
 
 /** Programs that only show or narrow text on the terminal: the environment piped through them stays on screen. */
 const SCREEN_FILTERS = new Set([
+  'sed',
+  'awk',
+  'gawk',
+  'mawk',
   'grep',
   'egrep',
   'fgrep',

@@ -77,6 +77,10 @@ describe('system administration an agent should not do unasked', () => {
     'printenv',
     'env | grep -i proxy | sort',
     'set | less',
+    "env | awk -F= '{print $1}' | sort",
+    // find's shell paths that are not what it runs: a reference file, a pattern for the grep it runs.
+    'find . -newer /bin/sh',
+    "find . -type f -exec grep -l '/bin/ksh' {} \\;",
   ])('%s is ordinary', (command) => {
     expect(['allow', 'warn']).toContain(exec(command).action);
   });

@@ -217,7 +217,8 @@ function credentialHunt(c: ShellCommand): Hit | null {
 /** `awk 'BEGIN {system("/bin/sh")}'`, `vim -c ':!/bin/sh'`, `find . -exec /bin/sh \\;`: a shell escape. */
 function shellEscape(c: ShellCommand): Hit | null {
   const { program, args } = c.unwrapped;
-  if (!COMMAND_RUNNERS.test(program)) return null;
+  // find runs commands only through -exec/-ok, judged where they run; its other shell paths are data (`-newer /bin/sh`, a grep pattern).
+  if (!COMMAND_RUNNERS.test(program) || program === 'find') return null;
   // A shell the program is handed as a command is judged where it runs (rules/shell-escape.ts), once.
   if (nestedScripts(c.unwrapped, null).some((n) => NESTED_SHELL.test((n.script ?? n.argv?.join(' ') ?? '').trim()))) return null;
   const arg = args.find((a) => BARE_SHELL.test(a) || /\bpty\.spawn\s?\(/.test(a));
