@@ -10,6 +10,7 @@ import { matchesPathPrefix, normalizePath } from './paths/path-normalizer';
 import { CommandRisk, dangerousCommandRisks, Severity } from './rules/dangerous-commands';
 import { hasPathGlob } from './paths/path-glob';
 import { interpreterCode } from './shell/interpreter-code';
+import { patternArgs } from './shell/pattern-args';
 import { flagsOf, SHELL_PROGRAMS } from './shell/shell-command';
 import { UNKNOWN_EXPANSION } from './shell/shell-lexer';
 import {
@@ -75,9 +76,10 @@ function pathUses(c: ShellCommand): PathUse[] {
   const uses: PathUse[] = [];
   const operands = flagsOf(args).operands;
   const sedInPlace = program === 'sed' && args.some((a) => /^-[a-z]*i/.test(a) || a.startsWith('--in-place'));
+  const patterns = patternArgs(program, args);
   args.forEach((a, k) => {
-    // A key handed to ssh is used to log in, not read out (`ssh -i ~/.ssh/deploy host`).
-    if (SSH_FAMILY.has(program) && args[k - 1] === '-i') return;
+    // A key handed to ssh is used to log in, not read out (`ssh -i ~/.ssh/deploy host`); a pattern names no file.
+    if ((SSH_FAMILY.has(program) && args[k - 1] === '-i') || patterns.has(k)) return;
     const value = a.startsWith('@') ? a.slice(1) : /^[a-z-]*=/i.test(a) ? a.slice(a.indexOf('=') + 1).replace(/^@/, '') : a;
     if (!looksLikePath(value)) return;
     let mode: PathUse['mode'] = 'read';
@@ -100,13 +102,16 @@ function pathUses(c: ShellCommand): PathUse[] {
 /** `covered`: paths a system-zone finding already judged for that command (one finding per path). */
 function sensitivePathFindings(parsed: ParsedShell, policy: CompiledPolicy, label: string, covered: ReadonlyMap<ShellCommand, Set<string>>): RiskFinding[] {
   const out: RiskFinding[] = [];
+  // One finding per prefix and mode: a second file read under /etc says nothing the first did not.
+  const seen = new Set<string>();
   for (const c of parsed.commands) {
     for (const use of pathUses(c)) {
       if (covered.get(c)?.has(use.raw)) continue;
       const np = normalizePath(use.raw, c.cwd);
       if (BENIGN_DEVICES.test(np.key)) continue;
       const prefix = policy.prefixes.find((p) => matchesPathPrefix(np, p));
-      if (!prefix) continue;
+      if (!prefix || seen.has(`${use.mode} ${prefix.source}`)) continue;
+      seen.add(`${use.mode} ${prefix.source}`);
       const resolved = hasPathGlob(np.key) ? ', a glob that can match a path' : np.display !== use.raw ? ` (resolves to ${np.display})` : '';
       out.push({
         category: 'sensitive_path',

@@ -71,8 +71,13 @@ export interface ZoneFinding extends RiskFinding {
   raw: string;
 }
 
-function describe(what: string, raw: string, np: NormalizedPath, verb: PathVerb, hit: ZoneHit): string {
-  const resolved = hasPathGlob(np.key) ? ', a glob that can match a path' : np.display !== raw ? ` (resolves to ${np.display})` : '';
+/** A name only known at run time reads `$(…)`, as in the command's snippet (NFKC turns the marker's ellipsis into dots). */
+const shownUnknown = (text: string) => text.replace(/\u27e8(?:\u2026|\.\.\.)\u27e9/g, '$(\u2026)');
+
+function describe(what: string, rawText: string, np: NormalizedPath, verb: PathVerb, hit: ZoneHit): string {
+  const raw = shownUnknown(rawText);
+  const display = shownUnknown(np.display);
+  const resolved = hasPathGlob(np.key) ? ', a glob that can match a path' : display !== raw ? ` (resolves to ${display})` : '';
   return `${what} ${VERB_WORDS[verb]} "${raw.length > 100 ? `${raw.slice(0, 99)}\u2026` : raw}"${resolved}, in ${hit.zone.label} (${hit.where})`;
 }
 
@@ -102,17 +107,28 @@ export function commandZoneFindings(parsed: ParsedShell, risks: readonly Command
       // `/proc/$PID/mem`: whichever process it is, its memory.
       const raw = action.raw.replace(/^(\/proc\/)(?:\$\{?\w+\}?|\u27e8\u2026\u27e9)(\/mem)$/, '$11$2');
       const verb = action.verb;
-      if (raw === '' || raw.includes(UNKNOWN_EXPANSION) || raw.startsWith('-') || raw.includes('://')) continue;
+      if (raw === '' || unknownDirectory(raw) || raw.startsWith('-') || raw.includes('://')) continue;
       // Naming a disk is not reading it (`lsblk /dev/sda`, `echo /dev/sda`): only programs that read contents count.
       if (verb === 'read' && !CONTENT_READERS.has(c.unwrapped.program)) continue;
       const np = normalizePath(raw, c.cwd);
       const hit = zoneHit(np, verb, policy.zones);
-      if (!hit || (judged.get(c) ?? 0) >= RANK[hit.severity]) continue;
+      // A command run by `find -exec` or `xargs` whose runner a rule judged as gravely (`find /usr -exec rm {} \;`) adds nothing.
+      if (!hit || Math.max(judged.get(c) ?? 0, c.from ? (judged.get(c.from) ?? 0) : 0) >= RANK[hit.severity]) continue;
       const what = `${label} "${snippetOf(c)}"`;
       out.push(finding(hit, verb, `${describe(what, raw, np, verb, hit)}${c.via ? ` inside ${c.via}` : ''}`, c, raw));
     }
   }
   return out;
+}
+
+/**
+ * A path whose directory is only known at run time. `/usr/lib/$(x)` is still in /usr: a name
+ * computed at run time inside a known absolute directory stays in that directory's zone.
+ */
+function unknownDirectory(raw: string): boolean {
+  const at = raw.indexOf(UNKNOWN_EXPANSION);
+  if (at < 0) return false;
+  return !/^(?:~[^/]*)?\/[^/]+\//.test(raw.slice(0, at)) || /\/\.\.(?:\/|$)/.test(raw.slice(at));
 }
 
 /** targetPath of a file action: written by file_write, deleted by file_delete, read otherwise. */

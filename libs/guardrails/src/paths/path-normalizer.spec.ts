@@ -30,6 +30,13 @@ describe('normalizePath', () => {
     expect(norm('..\\..\\etc\\passwd')).toBe('/etc/passwd');
   });
 
+  it('reads the path of a file URI, without its query', () => {
+    expect(norm('file:///etc/shadow')).toBe('/etc/shadow');
+    expect(norm('file:/etc/shadow')).toBe('/etc/shadow');
+    expect(norm('file:/home/agent/Library/Cookies/Cookies.binarycookies?immutable=1')).toBe('/home/agent/Library/Cookies/Cookies.binarycookies');
+    expect(norm('file:data.db?mode=ro')).toBe('/workspace/data.db');
+  });
+
   it('decodes percent-encoding, including double encoding, and reports it', () => {
     expect(normalizePath('%2e%2e/%2e%2e/etc/shadow')).toMatchObject({ display: '/etc/shadow', encoded: true, climbed: true });
     expect(norm('%252e%252e%252fetc/shadow')).toBe('/etc/shadow');

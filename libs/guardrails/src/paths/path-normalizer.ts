@@ -36,7 +36,8 @@ export function normalizePath(raw: string, cwd: string = PLACEHOLDER_WORKSPACE):
   const encoded = decoded !== p;
   p = decoded.includes('\\') ? decoded.replace(/\\/g, '/') : decoded;
   if (!p.startsWith('/')) {
-    p = p.replace(/^file:\/\//i, '');
+    // A file URI (`file:///etc/x`, `file:/etc/x`, SQLite's `file:path?mode=ro`) names the path before its query.
+    if (/^file:/i.test(p)) p = p.replace(/^file:(?:\/\/(?=\/))?/i, '').replace(/\?.*$/s, '');
     p = p.replace(/^([a-z]):(?=\/|$)/i, (_m, d: string) => `/${d.toLowerCase()}`);
     p = p.replace(HOME_VARS, PLACEHOLDER_HOME);
   }

@@ -4,6 +4,7 @@
  * them. `critical` findings force a block; GUARDRAILS.md has the full table.
  */
 import { normalizePath } from '../paths/path-normalizer';
+import { patternArgs } from '../shell/pattern-args';
 import { flagsOf } from '../shell/shell-command';
 import { canonicalPipeline, literalOutput, ParsedShell, pipelinesOf, ShellCommand } from '../shell/shell-parser';
 import { CommandRisk, Severity } from './command-risk';
@@ -22,6 +23,7 @@ import {
 } from './remote-code';
 import { processControlRisks } from './process-control';
 import { shellEscapeRisks } from './shell-escape';
+import { shellHandoffRisks } from './shell-handoff';
 import { systemAdminRisks } from './system-admin';
 import { looksLikeProgram, makesDecodedExecutable, runtimeCodeRisks } from './runtime-code';
 
@@ -75,14 +77,16 @@ function credentialRead(c: ShellCommand): string | null {
   const reads: string[] = [];
   const operands = flagsOf(u.args).operands;
   const destination = COPIERS.has(u.program) && operands.length > 1 ? operands[operands.length - 1] : null;
+  const patterns = patternArgs(u.program, u.args);
   for (let i = 0; i < u.args.length; i++) {
     const a = u.args[i];
-    if (a === destination) continue;
+    if (a === destination || patterns.has(i)) continue;
     if (a === '-i' && ['scp', 'sftp', 'rsync', 'git'].includes(u.program)) {
       i++;
       continue;
     }
-    reads.push(a.startsWith('@') ? a.slice(1) : a.includes('=') ? a.slice(a.indexOf('=') + 1).replace(/^@/, '') : a);
+    // `key=/path` names the path; an `=` later in a path or URI (`file:x?mode=ro`) does not.
+    reads.push(a.startsWith('@') ? a.slice(1) : /^[\w.-]*=/.test(a) ? a.slice(a.indexOf('=') + 1).replace(/^@/, '') : a);
   }
   for (const r of c.redirects) if (r.op === '<' || r.op === '<>') reads.push(r.target);
   for (const r of reads) {
@@ -172,14 +176,58 @@ function containerEscape(program: string, args: string[]): Hit[] {
   return hits;
 }
 
-function environmentDump(program: string, args: string[]): Hit[] {
-  const dumps = (['env', 'printenv', 'set'].includes(program) && args.length === 0) || (program === 'export' && (args.length === 0 || args[0] === '-p'));
-  return dumps ? [['env_dump', 'medium', 'prints every environment variable (secrets included)']] : [];
+/** `env`, `printenv`, `set`, `export -p`: every environment variable, secrets included. */
+export function printsEnvironment(c: ShellCommand): boolean {
+  const { program, args } = c.unwrapped;
+  return (['env', 'printenv', 'set'].includes(program) && args.length === 0) || (program === 'export' && (args.length === 0 || args[0] === '-p'));
 }
 
-function miscellaneous(c: ShellCommand): CommandRisk[] {
+/** Programs that only show or narrow text on the terminal: the environment piped through them stays on screen. */
+const SCREEN_FILTERS = new Set([
+  'sed',
+  'awk',
+  'gawk',
+  'mawk',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'sort',
+  'uniq',
+  'head',
+  'tail',
+  'less',
+  'more',
+  'most',
+  'cut',
+  'wc',
+  'column',
+  'tr',
+  'cat',
+  'bat',
+  'nl',
+  'fzf',
+]);
+const SAVED = /^(?:>|>>|>\||&>|&>>)$/;
+
+/**
+ * Printing the environment to one's own terminal is everyday (the session still records it as a
+ * secret read); the environment written to a file or handed to another program leaves the screen.
+ */
+function environmentDump(c: ShellCommand, pipeline: readonly ShellCommand[]): Hit[] {
+  if (!printsEnvironment(c)) return [];
+  const after = pipeline.filter((s) => s.stage >= c.stage);
+  const saved = after.some((s) =>
+    s.redirects.some((r) => SAVED.test(r.op) && (r.fd === '' || r.fd === '1' || r.op.startsWith('&')) && r.target !== '/dev/null'),
+  );
+  const handed = after.slice(1).some((s) => !SCREEN_FILTERS.has(s.unwrapped.program));
+  if (!saved && !handed) return [];
+  return [['env_dump', 'medium', `${saved ? 'writes' : 'hands on'} every environment variable (secrets included)`]];
+}
+
+function miscellaneous(c: ShellCommand, pipeline: readonly ShellCommand[]): CommandRisk[] {
   const { program, args } = c.unwrapped;
-  const hits = [...sabotage(program, args), ...persistence(c), ...containerEscape(program, args), ...environmentDump(program, args)];
+  const hits = [...sabotage(program, args), ...persistence(c), ...containerEscape(program, args), ...environmentDump(c, pipeline)];
   return hits.map(([rule, severity, description, path]) => ({
     rule,
     severity,
@@ -222,7 +270,7 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
     for (const f of decodedFiles(c, pipeline)) decoded.add(f);
     add('credential_read', 'high', credentialRead(c));
     add('history_wipe', 'high', historyWipe(c));
-    risks.push(...miscellaneous(c));
+    risks.push(...miscellaneous(c, pipeline));
     if (c.unwrapped.dynamicProgram) {
       risks.push({
         rule: 'dynamic_program',
@@ -235,6 +283,9 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
     risks.push(...processControlRisks(c, pipeline));
     risks.push(...systemAdminRisks(c));
     risks.push(...shellEscapeRisks(c, pipeline));
+    // A program the precise rules already judged (an escape, a side door, a masquerade) needs no second word.
+    if (!risks.some((r) => r.command === c && /^(?:shell_escape|side_door|user_shell|masquerade|accounts|persistence)$/.test(r.rule)))
+      risks.push(...shellHandoffRisks(c));
     // A function body read where it is defined has unknown arguments; it is judged again where it is called.
     risks.push(...runtimeCodeRisks(c).filter((r) => !(c.inDefinition && r.rule === 'dynamic_eval')));
     const dropped = makesDecodedExecutable(c, decoded, (p) => normalizePath(p, c.cwd).key);
@@ -244,5 +295,6 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
     const target = c.redirects.find((r) => /^(?:>|>>|>\|)$/.test(r.op))?.target;
     add('decoded_code', 'high', kind && target ? `writes ${kind} decoded from inline data to ${target}` : null);
   }
-  return risks;
+  // What `find -exec` or `xargs` runs is the same command given its arguments: a rule that judged the runner is not counted twice.
+  return risks.filter((r) => r.command.from === null || !risks.some((p) => p.command === r.command.from && p.rule === r.rule));
 }

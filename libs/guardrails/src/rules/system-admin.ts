@@ -5,7 +5,7 @@
  * credentials. Each hit names what the command does; GUARDRAILS.md has the table.
  */
 import { normalizePath } from '../paths/path-normalizer';
-import { flagsOf, nestedScripts } from '../shell/shell-command';
+import { flagsOf, nestedScripts, SHELL_PROGRAMS } from '../shell/shell-command';
 import { UNKNOWN_EXPANSION } from '../shell/shell-lexer';
 import { ShellCommand } from '../shell/shell-parser';
 import { CommandRisk, Severity } from './command-risk';
@@ -18,7 +18,9 @@ const CREDENTIAL_TOOLS =
   /(?:^|[/\\])(?:lazagne|mimipenguin|mimikatz|pypykatz|secretsdump|hashdump|keychaindump|chainbreaker|dumpkeychain)(?:\.(?:py|sh|exe|pl|rb))?$/i;
 /** Names of files that hold credentials, as `find -name` would look for them. */
 const CREDENTIAL_NAMES =
-  /^(?:\*?\.?)?(?:id_(?:rsa|dsa|ecdsa|ed25519)|\.?netrc|\.?git-credentials|credentials(?:\.db|\.json)?|accesstokens\.json|msal_token_cache\.json|access_tokens\.db|\.?pgpass|\.?my\.cnf|shadow|wallet\.dat|\*\.kdbx|\.?gnupg|\.?aws|\.?ssh|authorized_keys|\.?vault-token|token|login data|logins\.json|key[34]\.db|cookies(?:\.sqlite|\.binarycookies)?)['"]?$/i;
+  /^(?:\*?\.?)?(?:id_(?:rsa|dsa|ecdsa|ed25519)|\.?netrc|\.?git-credentials|credentials(?:\.db|\.json)?|accesstokens\.json|msal_token_cache\.json|access_tokens\.db|\.?pgpass|\.?my\.cnf|shadow|wallet\.dat|\*\.kdbx|\.?gnupg|\.?aws|\.?ssh|authorized_keys|\.?vault-token|token|login data|logins\.json|key[34]\.db|cookies(?:\.sqlite|\.binarycookies)?|\*\.(?:pem|key|p12|pfx|ppk|jks|keystore|kdbx)|\.(?:bash|zsh|sh|psql|mysql)_history)['"]?$/i;
+/** `.env`, `.env.local`, `.env.*`: dotenv secrets files (not `.env.example` and its kin). */
+const DOTENV_NAME = /^\.env(?:\.(?!example|sample|template|dist|defaults)[\w*-]+)?$/i;
 const SECRET_WORDS = /^['"]?-?(?:e\s)?(?:password|passwd|pass|secret|token|api[_-]?key|private key|begin [a-z ]*private key)/i;
 /** Roots a search through is a search through the machine or a user's files. */
 const WIDE_ROOT = /^(?:\/|\/\/|~|\$home|\/home|\/root|\/users|\/etc|\/var|\/opt)\/?$/i;
@@ -64,8 +66,37 @@ const TUNNELS: ReadonlyArray<[program: string, test: (args: string[]) => boolean
   ['ssh', (a) => a.some((x) => /^-[a-zA-Z]*R/.test(x))],
 ];
 
-function accounts(program: string, args: string[]): Hit | null {
-  if (ACCOUNT_PROGRAMS.test(program)) return ['accounts', 'high', `${program} changes user accounts, groups or sudo rights`, 'system_change'];
+/** Options of chsh and chfn that take a value (`-s SHELL`, `-f NAME`...); `-R DIR` edits another system's accounts. */
+const OWN_ENTRY_OPTIONS = /^-[sfrwhoR]$|^--(?:shell|full-name|room|work-phone|home-phone|other|root)$/;
+/** A shell by name (`/bin/zsh`, `/opt/homebrew/bin/fish`), or one found at run time (`$(which zsh)`). */
+const LOGIN_SHELL = new RegExp(`^(?:.*/)?(?:${[...SHELL_PROGRAMS].join('|')}|nu|xonsh|elvish|pwsh)$|^${UNKNOWN_EXPANSION}$`);
+/** The user running the command, as a script names them. */
+const SELF = /^\$\{?(?:USER|LOGNAME)\}?$/;
+
+/**
+ * `chsh -s /bin/zsh`, `chfn -f Name`: a user changing their own login shell or finger entry,
+ * which needs no privilege. Another user's entry, root's (under sudo) or another root's is an
+ * account change.
+ */
+function ownEntry(program: string, args: string[], elevated: boolean): boolean {
+  if ((program !== 'chsh' && program !== 'chfn') || elevated) return false;
+  const operands: string[] = [];
+  for (let k = 0; k < args.length; k++) {
+    if (OWN_ENTRY_OPTIONS.test(args[k])) {
+      if (/^-R$|^--root$/.test(args[k])) return false;
+      // A login shell that is not a shell (`chsh -s /tmp/x`) runs at every login: persistence, not a preference.
+      if (/^-s$|^--shell$/.test(args[k]) && !LOGIN_SHELL.test(args[k + 1] ?? '')) return false;
+      k++;
+    } else if (/^--root=|^--shell=/.test(args[k])) return false;
+    else if (!args[k].startsWith('-')) operands.push(args[k]);
+  }
+  return operands.every((o) => SELF.test(o));
+}
+
+function accounts(program: string, args: string[], elevated: boolean): Hit | null {
+  if (ownEntry(program, args, elevated)) return null;
+  if (ACCOUNT_PROGRAMS.test(program) || program === 'chfn')
+    return ['accounts', 'high', `${program} changes user accounts, groups or sudo rights`, 'system_change'];
   if (program === 'passwd' && flagsOf(args).operands.length > 0)
     return ['accounts', 'high', `passwd changes the password of ${flagsOf(args).operands[0]}`, 'system_change'];
   if (program === 'pw' && /^(?:user|group)?(?:add|del|mod)$|^user$|^group$|^lock$|^unlock$/.test(args[0] ?? ''))
@@ -165,7 +196,13 @@ function credentialHunt(c: ShellCommand): Hit | null {
     return ['credential_read', 'high', 'runs a credential dumping tool'];
   if (program === 'find' || program === 'locate' || program === 'mdfind' || program === 'fd') {
     const names = args.filter((a, k) => program !== 'find' || /^-i?(?:name|path|wholename)$/.test(args[k - 1] ?? ''));
-    const hit = names.find((n) => CREDENTIAL_NAMES.test(n.replace(UNKNOWN_EXPANSION, '')));
+    // `-name '.env*'`, `-path '*/.ssh/*'`, `-iname '*id_rsa*'`: the name a wildcard surrounds.
+    const bare = (n: string) => n.replace(UNKNOWN_EXPANSION, '').replace(/^['"]|['"]$/g, '');
+    const core = (n: string) =>
+      bare(n)
+        .replace(/^(?:\*\/?)+|(?:\/?\*)+$/g, '')
+        .replace(/^.*\//, '');
+    const hit = names.find((n) => CREDENTIAL_NAMES.test(bare(n)) || CREDENTIAL_NAMES.test(core(n)) || DOTENV_NAME.test(core(n)));
     if (hit && (program !== 'find' || args.some((a) => WIDE_ROOT.test(a) || /^\/\/?\.|^(?:~|\$home)\//i.test(a))))
       return ['credential_read', 'high', `searches the machine for credential files (${hit})`];
   }
@@ -180,7 +217,8 @@ function credentialHunt(c: ShellCommand): Hit | null {
 /** `awk 'BEGIN {system("/bin/sh")}'`, `vim -c ':!/bin/sh'`, `find . -exec /bin/sh \\;`: a shell escape. */
 function shellEscape(c: ShellCommand): Hit | null {
   const { program, args } = c.unwrapped;
-  if (!COMMAND_RUNNERS.test(program)) return null;
+  // find runs commands only through -exec/-ok, judged where they run; its other shell paths are data (`-newer /bin/sh`, a grep pattern).
+  if (!COMMAND_RUNNERS.test(program) || program === 'find') return null;
   // A shell the program is handed as a command is judged where it runs (rules/shell-escape.ts), once.
   if (nestedScripts(c.unwrapped, null).some((n) => NESTED_SHELL.test((n.script ?? n.argv?.join(' ') ?? '').trim()))) return null;
   const arg = args.find((a) => BARE_SHELL.test(a) || /\bpty\.spawn\s?\(/.test(a));
@@ -231,7 +269,7 @@ function masquerade(c: ShellCommand): Hit | null {
 export function systemAdminRisks(c: ShellCommand): CommandRisk[] {
   const { program, args } = c.unwrapped;
   const hits = [
-    accounts(program, args),
+    accounts(program, args, c.unwrapped.elevated),
     kernel(program, args),
     firewall(program, args),
     security(program, args),

@@ -29,6 +29,8 @@ describe('system zones', () => {
     ['/root/.profile', 'write', 'root_home', 'high'],
     ['/usr/bin/../../etc/passwd', 'write', 'accounts', 'critical'],
     ['/usr/bin/*', 'delete', 'programs', 'high'],
+    // Writing a process's memory is a kernel trigger; reading it reads raw memory.
+    ['/proc/1234/mem', 'read', 'raw_storage', 'high'],
   ] as const)('%s (%s) is in %s, %s', (path, verb, id, severity) => {
     expect(hit(path, verb)).toMatchObject({ zone: { id }, severity });
   });
@@ -44,6 +46,7 @@ describe('system zones', () => {
     ['/tmp/build', 'delete'],
     ['/workspace/etc/passwd', 'write'],
     ['/home/agent/.local/bin/tool', 'write'],
+    ['/proc/1234/mem', 'list'],
   ] as const)('%s (%s) is ordinary', (path, verb) => {
     expect(hit(path, verb)).toBeNull();
   });
@@ -52,6 +55,9 @@ describe('system zones', () => {
     for (const command of ['uname -a', 'cat /proc/cpuinfo', 'ls /bin', 'ls -la /usr/local/bin', 'lsblk', 'free -m', 'df -h /']) {
       expect({ command, action: exec(command).action }).toEqual({ command, action: 'warn' });
     }
+    // ...and a name computed at run time whose directory is unknown too says nothing.
+    for (const command of ['rm -f /$(cat name)', 'rm -f /usr/$(x)/../../tmp/y'])
+      expect({ command, action: exec(command).action }).toEqual({ command, action: 'warn' });
     const cases: Array<[string, string, string]> = [
       ['cp ./evil /usr/bin/ls', 'flag', 'copies a file to "/usr/bin/ls", in system programs and libraries (/usr)'],
       ['cd /usr/bin && rm python3', 'flag', 'deletes "python3" (resolves to /usr/bin/python3), in system programs and libraries (/usr)'],
@@ -61,6 +67,9 @@ describe('system zones', () => {
       ['mount -o remount,rw /dev/sda1 /boot', 'flag', 'mounts or unmounts "/dev/sda1", in raw disks and memory (/dev/sda1)'],
       ['dd if=/dev/nvme0n1 of=/tmp/disk.img bs=4M', 'flag', 'reads "/dev/nvme0n1", in raw disks and memory'],
       ['sudo chown -h nobody /usr/bin/sudo', 'flag', 'changes the permissions or owner of "/usr/bin/sudo"'],
+      // A name computed at run time in a known system directory is still in that directory.
+      ['rm -f /usr/lib/$(cat name)', 'flag', 'deletes "/usr/lib/$(\u2026)", in system programs and libraries (/usr)'],
+      ['PID=$(pgrep app); dd if=/proc/"$PID"/mem of=/tmp/heap.bin', 'flag', 'reads "/proc/1/mem", in raw disks and memory'],
     ];
     for (const [command, action, reason] of cases) {
       const v = exec(command);

@@ -177,7 +177,8 @@ export function zoneHit(path: NormalizedPath, verb: PathVerb, zones: CompiledZon
   for (const zone of SYSTEM_ZONES) {
     const pattern = zone.patterns?.some((re) => re.test(path.key));
     const severity = zone.verbs[verb];
-    if (pattern && !exempted(path, path.key, zones)) return severity ? { zone, severity, where: path.display } : null;
+    // A verb the zone does not count falls to the next zone: /proc/<pid>/mem is a kernel trigger to write, raw memory to read.
+    if (pattern && !exempted(path, path.key, zones) && severity) return { zone, severity, where: path.display };
   }
   const glob = hasPathGlob(path.key);
   let gravest: ZoneHit | null = null;

@@ -10,6 +10,7 @@ import { NETWORK_ACTION_TYPES } from '../guardrail-values';
 import { commandHosts, looksLikeHost, normalizeHost, urlHosts } from '../network/network-hosts';
 import { normalizePath } from '../paths/path-normalizer';
 import { credentialKind } from '../rules/credential-files';
+import { printsEnvironment } from '../rules/dangerous-commands';
 import { downloadedFiles } from '../rules/remote-code';
 import { CHANGING_VERBS, pathActions } from '../shell/path-actions';
 import { SHELL_PROGRAMS } from '../shell/shell-command';
@@ -45,12 +46,13 @@ function commandFacts(analysis: CommandAnalysis): SessionFact[] {
   const out: SessionFact[] = [];
   for (const r of analysis.risks) {
     if (r.rule === 'credential_read') out.push({ kind: 'secret_read', value: r.description });
-    if (r.rule === 'env_dump') out.push({ kind: 'secret_read', value: 'every environment variable' });
     if (r.rule === 'cron' && r.description.includes('installs')) out.push({ kind: 'startup_write', value: 'crontab' });
   }
   const pipelineOf = new Map<ShellCommand, ShellCommand[]>();
   for (const p of pipelinesOf(analysis.parsed)) for (const c of p) pipelineOf.set(c, p);
   for (const c of analysis.parsed.commands) {
+    // Printed to the terminal or sent on, the environment is now in the agent's hands.
+    if (printsEnvironment(c)) out.push({ kind: 'secret_read', value: 'every environment variable' });
     for (const m of commandHosts(c)) out.push({ kind: 'network', value: m.host === UNKNOWN_EXPANSION ? '*' : m.host });
     for (const f of downloadedFiles(c, pipelineOf.get(c) ?? [c])) out.push({ kind: 'download', value: f });
     for (const f of runTargets(c)) out.push({ kind: 'run', value: f });

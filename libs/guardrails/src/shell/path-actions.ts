@@ -3,6 +3,7 @@
  * into, moves away, deletes, truncates, changes permissions or owner of, mounts. The system
  * zones (rules/system-zones.ts) judge each verb by where it lands.
  */
+import { patternArgs } from './pattern-args';
 import { flagsOf } from './shell-command';
 import { ShellCommand } from './shell-parser';
 
@@ -166,6 +167,7 @@ function optionValues(args: readonly string[], options: readonly string[]): stri
 /** Operands of the command with the option values it takes removed, as far as this table knows them. */
 function operandsOf(program: string, args: readonly string[]): string[] {
   const skip = new Set(optionValues(args, OUTPUT_OPTIONS[program] ?? []));
+  for (const k of patternArgs(program, args)) skip.add(args[k]);
   return flagsOf(args).operands.filter((a) => !skip.has(a));
 }
 
@@ -196,7 +198,8 @@ function argumentActions(c: ShellCommand): PathAction[] {
     for (const a of args) if (a.startsWith('of=')) out.push({ raw: a.slice(3), verb: 'write' });
     for (const a of args) if (a.startsWith('if=')) out.push({ raw: a.slice(3), verb: 'read' });
   } else if ((program === 'sed' || program === 'perl') && args.some((a) => /^-[a-z]*i/.test(a) || a.startsWith('--in-place'))) {
-    each(program === 'sed' ? operands.slice(args.some((a) => a === '-e' || a === '-f') ? 0 : 1) : operands.slice(0), 'write');
+    // sed's script is not among the operands (shell/pattern-args.ts); perl's `-pi -e CODE` code is an option value.
+    each(program === 'sed' && args.includes('-f') ? operands.slice(1) : operands, 'write');
   } else {
     each(operands, LISTERS.has(program) ? 'list' : 'read');
   }

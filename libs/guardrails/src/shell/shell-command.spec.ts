@@ -67,7 +67,12 @@ describe('nestedScripts', () => {
   });
 
   it('finds find -exec commands and herestrings', () => {
-    expect(nested(['find', '/', '-exec', 'rm', '-rf', '{}', ';'])).toEqual([{ argv: ['rm', '-rf', '{}'], via: 'find -exec' }]);
+    expect(nested(['find', '/', '-exec', 'rm', '-rf', '{}', ';'])).toEqual([{ argv: ['rm', '-rf', '/\u27e8\u2026\u27e9'], via: 'find -exec' }]);
+    expect(nested(['find', '/usr', '/opt', '-exec', 'rm', '{}', ';']).map((n) => n.argv)).toEqual([
+      ['rm', '/usr/\u27e8\u2026\u27e9'],
+      ['rm', '/opt/\u27e8\u2026\u27e9'],
+    ]);
+    expect(nested(['find', '.', '-exec', 'make', ';'])).toEqual([{ argv: ['make'], via: 'find -exec' }]);
     expect(nested(['bash'], 'rm -rf /')).toEqual([{ script: 'rm -rf /', via: 'bash <<<' }]);
   });
 

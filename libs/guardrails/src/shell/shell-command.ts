@@ -5,6 +5,7 @@
  * `ssh host cmd`, `find -exec`, `flock -c`, `tmux new-session`, `parallel ... :::`,
  * interpreter one-liners) are surfaced for the parser to analyse.
  */
+import { findStarts, withFoundPaths } from './found-paths';
 import { interpreterCode, shellCallsIn } from './interpreter-code';
 import { launcherScripts, readsArgsFromStdin } from './launcher-scripts';
 import { UNKNOWN_EXPANSION } from './shell-lexer';
@@ -186,7 +187,10 @@ export function nestedScripts(u: UnwrappedCommand, herestring: string | null): N
       if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[k])) continue;
       const end = args.findIndex((a, j) => j > k && (a === ';' || a === '+'));
       const argv = args.slice(k + 1, end < 0 ? args.length : end);
-      if (argv.length > 0) out.push({ argv, via: `find ${args[k]}` });
+      // The command runs once per file found: `{}` is a file under each starting point.
+      const found = argv.some((w) => w.includes('{}')) ? withFoundPaths(argv, '{}', findStarts(args)) : [null];
+      for (const f of found.filter((x, j) => x !== null || found.indexOf(null) === j))
+        if (argv.length > 0) out.push({ argv: f ?? argv, via: `find ${args[k]}` });
       if (end < 0) break;
       k = end;
     }

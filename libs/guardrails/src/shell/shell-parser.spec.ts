@@ -93,6 +93,48 @@ describe('shell parser', () => {
     });
   });
 
+  describe('for loops', () => {
+    it('reads the body once per listed word, with the variable set to it', () => {
+      expect(runs('for d in /usr /opt; do rm -rf $d; done')).toEqual(['for d in /usr /opt', 'rm -rf /usr', 'rm -rf /opt']);
+      expect(runs('for f in a b\ndo\n  cp "$f" /x/$f\ndone')).toEqual(['for f in a b', 'cp a /x/a', 'cp b /x/b']);
+      expect(parseShell('for d in /usr /opt; do rm -rf $d; done').commands[2].via).toBe('a for loop with d=/opt');
+    });
+
+    it('follows nested loops and keeps the last value after the loop', () => {
+      expect(runs('for a in 1 2; do for b in x y; do echo $a$b; done; done; echo $a')).toEqual([
+        'for a in 1 2',
+        'for b in x y',
+        'echo 1x',
+        'echo 1y',
+        'for b in x y',
+        'echo 2x',
+        'echo 2y',
+        'echo 2',
+      ]);
+    });
+
+    it('pairs done with its own do when while loops sit inside', () => {
+      expect(runs('for d in /a /b; do while read l; do echo $l; done < f; rm $d; done')).toEqual([
+        'for d in /a /b',
+        'read l',
+        'echo $l',
+        '<f',
+        'rm /a',
+        'read l',
+        'echo $l',
+        '<f',
+        'rm /b',
+      ]);
+    });
+
+    it('leaves the variable unknown when the list is only known at run time', () => {
+      const c = parseShell('d=/tmp; for d in $(ls /); do rm -rf $d; done').commands.find((x) => x.unwrapped.program === 'rm');
+      expect(c?.argv).toEqual(['rm', '-rf', '$d']);
+      expect(c?.dynamic).toEqual([false, false, true]);
+      expect(runs('for x; do echo $x; done')).toEqual(['for x', 'echo $x']);
+    });
+  });
+
   describe('nesting', () => {
     it('recurses into bash -c, sh -c, eval, su -c and ssh remote commands', () => {
       for (const script of ['bash -c "rm -rf /"', "sh -lc 'rm -rf /'", 'eval rm -rf /', "su root -c 'rm -rf /'", "ssh -p 22 host 'rm -rf /'"]) {
@@ -102,7 +144,8 @@ describe('shell parser', () => {
     });
 
     it('recurses into find -exec and literals piped to a shell or xargs', () => {
-      expect(runs('find . -exec rm -rf {} \\;')).toContain('rm -rf {}');
+      expect(runs('find . -exec rm -rf {} \\;')).toContain('rm -rf ./\u27e8\u2026\u27e9');
+      expect(runs('find $D -exec rm -rf {} \\;')).toContain('rm -rf {}');
       expect(runs("echo 'rm -rf /' | sh")).toContain('rm -rf /');
       expect(runs('echo / | xargs rm -rf')).toContain('rm -rf /');
     });

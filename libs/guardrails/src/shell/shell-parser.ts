@@ -8,6 +8,8 @@
 import { normalizePath, PLACEHOLDER_WORKSPACE } from '../paths/path-normalizer';
 import { LexHost, LexWord, ShellLexer, UNKNOWN_EXPANSION } from './shell-lexer';
 import { INTERPRETERS, nestedScripts, SHELL_PROGRAMS, unwrapCommand, UnwrappedCommand } from './shell-command';
+import { foundUnder, MAX_FOUND_STARTS, printedPathRoots, xargsReplaceString } from './found-paths';
+import { LoopHeader, loopHeader, LoopTracker } from './shell-loops';
 
 export const MAX_SHELL_DEPTH = 4;
 export const MAX_SHELL_COMMANDS = 256;
@@ -43,6 +45,8 @@ export interface ShellCommand {
   origins: readonly string[];
   /** Read in a function's body where it is defined (its arguments unknown); it runs again, followed, where called. */
   inDefinition: boolean;
+  /** The command that runs this one with arguments it supplies (`find -exec`, `xargs`, `parallel`); null otherwise. */
+  from: ShellCommand | null;
   unwrapped: UnwrappedCommand;
 }
 
@@ -81,6 +85,8 @@ class ParseContext implements LexHost {
   private nextPipeline = 0;
   private budget = MAX_SHELL_CHARS;
   private depth = 0;
+  /** The command whose derived command is being built (pushDerived). */
+  private runner: ShellCommand | null = null;
   /** The vias of the scripts being parsed, outermost first. */
   private readonly viaStack: string[] = [];
 
@@ -137,7 +143,10 @@ class ParseContext implements LexHost {
     let stage = 0;
     let stages: ShellCommand[] = [];
     let body: { name: string; start: number; depth: number } | null = null;
+    const loops = new LoopTracker();
     const finish = () => {
+      const loop = loopHeader(words);
+      if (loop) this.enterLoop(loop, loops);
       const cmd = this.finishCommand(words, redirects, pipeline, stage, depth, via);
       if (cmd) stages.push(cmd);
       words = [];
@@ -158,6 +167,10 @@ class ParseContext implements LexHost {
         if (nowOpen !== open) this.definitions += nowOpen ? 1 : -1;
       }
       if (tok.t === 'word') {
+        if (words.length === 0 && pendingRedirect === null && !tok.quoted && (tok.text === 'do' || tok.text === 'done')) {
+          const closed = loops.reserved(tok.text, lexer.position, lexer.source);
+          if (closed) this.repeatLoop(closed.header, closed.body, depth, via);
+        }
         if (pendingRedirect !== null) {
           redirects.push({ ...pendingRedirect, target: tok });
           pendingRedirect = null;
@@ -180,6 +193,23 @@ class ParseContext implements LexHost {
     finish();
     endPipeline();
     if (body && body.start >= 0) this.definitions--;
+  }
+
+  /** The body is read in place with the loop's first word (or with the variable unknown). */
+  private enterLoop(loop: LoopHeader, loops: LoopTracker): void {
+    loops.header(loop);
+    this.varOrigins.delete(loop.name);
+    if (loop.values === null || loop.values.length === 0) this.vars.delete(loop.name);
+    else this.setVariable(loop.name, loop.values[0]);
+  }
+
+  /** ...and read again for each other word; the variable keeps the last one, as in the shell. */
+  private repeatLoop(loop: LoopHeader, bodyText: string, depth: number, via: string | null): void {
+    for (const value of loop.values?.slice(1) ?? []) {
+      if (this.truncated) return;
+      this.setVariable(loop.name, value);
+      this.parse(bodyText, depth, `a for loop with ${loop.name}=${value}${via === null ? '' : ` inside ${via}`}`);
+    }
   }
 
   /** Follows the braces of a function body; records the body when its `}` closes it. */
@@ -238,6 +268,9 @@ class ParseContext implements LexHost {
       this.truncated = true;
       return null;
     }
+    // Only the derived command itself was run by its runner, not what it nests in turn.
+    const from = this.runner;
+    this.runner = null;
     const argv = words.map((w) => w.text);
     const unwrapped = unwrapCommand(
       argv,
@@ -259,6 +292,7 @@ class ParseContext implements LexHost {
       via,
       origins: [...this.viaStack],
       inDefinition: this.definitions > 0,
+      from,
       cwd: this.cwd,
       unwrapped,
     };
@@ -270,7 +304,7 @@ class ParseContext implements LexHost {
     const herestring = cmd.redirects.find((r) => r.op === '<<<')?.target ?? null;
     for (const nested of nestedScripts(unwrapped, herestring)) {
       if (nested.script !== undefined) this.parse(nested.script, depth + 1, nested.via);
-      else if (nested.argv) this.pushDerived(nested.argv, depth + 1, nested.via);
+      else if (nested.argv) this.pushDerived(nested.argv, depth + 1, nested.via, cmd);
     }
     return cmd;
   }
@@ -326,16 +360,19 @@ class ParseContext implements LexHost {
     return null;
   }
 
-  private pushDerived(argv: string[], depth: number, via: string): void {
+  private pushDerived(argv: string[], depth: number, via: string, runner: ShellCommand): void {
     if (depth > MAX_SHELL_DEPTH) {
       this.depthExceeded = true;
       return;
     }
     const words: LexWord[] = argv.map((text) => ({ t: 'word', text, dynamic: false, quoted: true, substitutions: [] }));
     this.viaStack.push(via);
+    const outer = this.runner;
+    this.runner = runner;
     try {
       this.finishCommand(words, [], this.nextPipeline++, 0, depth, via);
     } finally {
+      this.runner = outer;
       this.viaStack.pop();
     }
   }
@@ -359,12 +396,17 @@ class ParseContext implements LexHost {
       const u = stages[k].unwrapped;
       if (u.argsFromStdin) {
         const input = literalOutput(stages.slice(0, k));
-        const extra = input?.split(/\s+/).filter(Boolean) ?? [];
-        // parallel reads its inputs where `:::` would have given them; xargs appends them.
+        // An xargs with no command of its own only prints what it is given.
+        const found = input === null && u.programPath !== 'xargs' ? foundInput(stages.slice(0, k)) : [];
+        const extra = input?.split(/\s+/).filter(Boolean) ?? found;
+        // parallel reads its inputs where `:::` would have given them; xargs appends them, or puts each where -I says.
         const parallel = u.program === 'parallel';
-        const sep = parallel ? [':::'] : [];
-        if (extra.length > 0)
-          this.pushDerived([u.programPath, ...u.args, ...sep, ...extra.slice(0, 64)], depth + 1, `${parallel ? 'parallel' : 'xargs'} with its piped input`);
+        const replace = parallel ? null : xargsReplaceString(stages[k].argv);
+        const via = `${parallel ? 'parallel' : 'xargs'} with its piped input${input === null ? ' (the paths found)' : ''}`;
+        if (replace !== null && u.args.some((a) => a.includes(replace)))
+          for (const e of extra.slice(0, MAX_FOUND_STARTS))
+            this.pushDerived([u.programPath, ...u.args.map((a) => a.split(replace).join(e))], depth + 1, via, stages[k]);
+        else if (extra.length > 0) this.pushDerived([u.programPath, ...u.args, ...(parallel ? [':::'] : []), ...extra.slice(0, 64)], depth + 1, via, stages[k]);
         continue;
       }
       if (!SHELL_PROGRAMS.has(u.program) || u.args.some((a) => !a.startsWith('-'))) continue;
@@ -387,6 +429,18 @@ class ParseContext implements LexHost {
     if (this.vars.size >= MAX_VARIABLES && !this.vars.has(name)) return;
     this.vars.set(name, value.slice(0, MAX_VARIABLE_LENGTH));
   }
+}
+
+/** Line filters that pass on some of the paths they are given, still paths. */
+const PATH_FILTERS = /^(?:grep|egrep|fgrep|head|tail|sort|uniq)$/;
+
+/** Files a pipeline prints, as `DIR/⟨…⟩` under each directory it searches (`find /usr -name x | grep y`); [] when unknown. */
+function foundInput(stages: readonly ShellCommand[]): string[] {
+  let k = stages.length - 1;
+  while (k > 0 && PATH_FILTERS.test(stages[k].unwrapped.program) && !stages[k].unwrapped.args.some((a) => /^-[a-zA-Z]*[oclL]/.test(a))) k--;
+  const u = stages[k]?.unwrapped;
+  const roots = u ? printedPathRoots(u.program, u.args) : null;
+  return (roots ?? []).map(foundUnder).filter((f): f is string => f !== null);
 }
 
 /** `{rm,-rf,/}` and `x{a,b}y` expand to several words when unquoted, as in bash. */
