@@ -29,7 +29,7 @@ export class SafetyPool extends OnnxImagePool<SafetyScores> {
         title: 'The image safety classifier',
         source: { kind: 'file', path: model.modelPath },
         size: SAFETY_INPUT_SIZE,
-        pixelScale: 1,
+        pixelDivisor: 1,
         classes: SAFETY_CLASSES.length,
         scoresAt: safetyScoresAt,
       },

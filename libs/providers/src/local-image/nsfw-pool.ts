@@ -35,7 +35,7 @@ export class NsfwPool extends OnnxImagePool<NsfwScores> {
         title: 'The image classifier',
         source: { kind: 'nsfwjs', bundlesPath: nsfwModelBundles() },
         size: NSFW_INPUT_SIZE,
-        pixelScale: 1 / 255,
+        pixelDivisor: 255,
         classes: NSFW_CLASS_COUNT,
         scoresAt: nsfwScoresAt,
       },

@@ -26,8 +26,8 @@ export interface OnnxImageModelSpec<S> {
   source: OnnxImageModelSource;
   /** Side of the square RGB frames the graph takes. */
   size: number;
-  /** Each 0..255 byte times this is the graph's input. */
-  pixelScale: number;
+  /** Each 0..255 byte divided by this is the graph's input. */
+  pixelDivisor: number;
   /** Frame i's scores from the graph's `[batch, classes]` output (throws on a value that
    * would mean another model than the one the code was written for). */
   scoresAt(probabilities: Float32Array, i: number): S;
@@ -57,7 +57,7 @@ export class OnnxImagePool<S> extends ModelWorkerPool<Uint8Array, S, OnnxImageWo
       onnxruntimePath: require.resolve('onnxruntime-node'),
       model: spec.source,
       size: spec.size,
-      pixelScale: spec.pixelScale,
+      pixelDivisor: spec.pixelDivisor,
     };
     super(
       {

@@ -11,8 +11,8 @@ export interface OnnxImageWorkerData {
   model: OnnxImageModelSource;
   /** Side of the square RGB frames. */
   size: number;
-  /** Each 0..255 byte times this is what the graph reads (1: the graph normalises itself). */
-  pixelScale: number;
+  /** Each 0..255 byte divided by this is what the graph reads (1: the graph normalises itself). */
+  pixelDivisor: number;
 }
 
 /** Parent -> worker: a batch of frames, size² × 3 bytes each (RGB, rows top to bottom),

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     typeof model === 'string' ? await ort.InferenceSession.create(model, options) : await ort.InferenceSession.create(model, options);
   const input = session.inputNames[0];
   const output = session.outputNames[0];
-  const { size, pixelScale } = data;
+  const { size, pixelDivisor } = data;
   const plane = size * size;
 
   // HWC bytes to CHW floats: what the graph's input is.
@@ -55,9 +55,9 @@ async function main(): Promise<void> {
     for (let f = 0; f < frames; f++) {
       const at = f * plane * 3;
       for (let i = 0; i < plane; i++) {
-        floats[at + i] = pixels[at + i * 3] * pixelScale;
-        floats[at + plane + i] = pixels[at + i * 3 + 1] * pixelScale;
-        floats[at + 2 * plane + i] = pixels[at + i * 3 + 2] * pixelScale;
+        floats[at + i] = pixels[at + i * 3] / pixelDivisor;
+        floats[at + plane + i] = pixels[at + i * 3 + 1] / pixelDivisor;
+        floats[at + 2 * plane + i] = pixels[at + i * 3 + 2] / pixelDivisor;
       }
     }
     return new ort.Tensor('float32', floats, [frames, 3, size, size]);
