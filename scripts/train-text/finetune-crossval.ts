@@ -10,6 +10,9 @@
  *
  *   node -r ./scripts/train-text/register.js scripts/train-text/finetune-crossval.ts --fold <name>
  *        --cache <embedding cache dir> [--lambdas-from <heads manifest>] [--out result.json]
+ *   … --fold <name> --texts-out texts.jsonl   (only writes every chunk the fold reads, {"text"} a line:
+ *        the --rows of cache_states.py and embed_states.py; rows.jsonl alone lacks the later
+ *        chunks of long training rows)
  *
  * The cache holds every needed text (finetune/embed_states.py writes one for a tuned
  * overlay; the published model's is .tmp/embedding-cache/e5q4-query-<weights>).
@@ -23,7 +26,7 @@ import { loadCorpus } from './corpus/corpus';
 import { EmbeddingCache } from './embedding-cache';
 import { anyUnsafeLabel, maxChunkLogit } from './embedding-cross';
 import { DEFAULT_LABEL_OPTIONS, selectRows } from './embedding-data';
-import { rowEmbeddings } from './embedding-features';
+import { chunksOf, rowEmbeddings } from './embedding-features';
 import { calibrate } from './embedding-heads-fit';
 import { headData } from './embedding-lodo';
 import { DEFAULT_FIT, LinearHead, fitHead } from './embedding-logreg';
@@ -49,7 +52,7 @@ function main(): void {
   const folds = JSON.parse(readFileSync(FOLDS_FILE, 'utf8')) as Record<string, string[]>;
   const held = new Set(folds[args.fold] ?? []);
   if (held.size === 0) throw new Error(`--fold must be one of ${Object.keys(folds).join(', ')}`);
-  if (!args.cache) throw new Error('--cache <embedding cache dir> is required');
+  if (!args.cache && !args['texts-out']) throw new Error('--cache <embedding cache dir> is required');
   const manifest = JSON.parse(readFileSync(args['lambdas-from'] ?? join(EMBEDDING_MODEL_DIR, EMBEDDING_MANIFEST_FILE), 'utf8')) as {
     heads: Record<string, { lambda: number }>;
   };
@@ -58,6 +61,13 @@ function main(): void {
   const trainIdx = selectRows(examples, 'train').filter((i) => !held.has(examples[i].dataset));
   const devIdx = selectRows(examples, 'dev').filter((i) => !held.has(examples[i].dataset));
   const testIdx = selectRows(corpus.examples, 'test').filter((i) => held.has(corpus.examples[i].dataset));
+  if (args['texts-out']) {
+    const texts = new Set([...trainIdx, ...devIdx].flatMap((i) => chunksOf(examples[i])));
+    for (const i of testIdx) for (const t of chunksOf(corpus.examples[i])) texts.add(t);
+    writeFileSync(args['texts-out'], [...texts].map((text) => JSON.stringify({ text }) + '\n').join(''));
+    log(`fold ${args.fold}: ${texts.size} texts -> ${args['texts-out']}`);
+    return;
+  }
   const cache = new EmbeddingCache(resolve(args.cache));
   log(`fold ${args.fold} (${[...held].join(', ')}): ${trainIdx.length} training, ${devIdx.length} dev, ${testIdx.length} test rows; cache ${args.cache}`);
   const train = { examples, idx: trainIdx, X: rowEmbeddings(examples, trainIdx, cache).first };
