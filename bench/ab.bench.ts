@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BENCH_ADMIN_KEY, checkBody, load, machine, ROOT, startNode, stopProcess, waitHealthy, writeResult } from './bench-support';
+import { checkBody, machine, measureEmbedded, ROOT, writeResult } from './bench-support';
 
 /**
  * npm run bench:ab — two builds of the service, A and B, under the same load, alternated
@@ -17,31 +17,20 @@ const ROUNDS = Number(process.env.AB_ROUNDS ?? 3);
 const CONNECTIONS = 50;
 
 async function run(main: string): Promise<number> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cds-bench-ab-'));
-  const port = 4700 + Math.floor(Math.random() * 200);
-  const base = `http://127.0.0.1:${port}`;
   const env = process.env.AB_ENV ? (JSON.parse(process.env.AB_ENV) as Record<string, string>) : {};
-  const svc = startNode(main, {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ADMIN_API_KEY: BENCH_ADMIN_KEY,
-    RATE_LIMIT_PER_MINUTE: '10000000',
-    LOG_LEVEL: 'warn',
-    LOCAL_TEXT_MODEL: 'ngram',
-    ...env,
+  const port = 4700 + Math.floor(Math.random() * 200);
+  const r = await measureEmbedded({
+    adapter: 'fastify',
+    port,
+    path: '/v1/check',
+    body: checkBody,
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    textModel: 'ngram',
+    env,
+    main,
   });
-  const auth = { authorization: `Bearer ${BENCH_ADMIN_KEY}` };
-  try {
-    await waitHealthy(`${base}/health`);
-    const warm = await fetch(`${base}/v1/check`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: checkBody(0) });
-    if (!warm.ok) throw new Error(`${main}: POST /v1/check answered ${warm.status}: ${await warm.text()}`);
-    await load('warmup', `${base}/v1/check`, auth, checkBody, 2, CONNECTIONS);
-    return (await load('POST /v1/check', `${base}/v1/check`, auth, checkBody, SECONDS, CONNECTIONS, svc.pid)).rps;
-  } finally {
-    await stopProcess(svc);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  return r.service.rps;
 }
 
 async function main() {

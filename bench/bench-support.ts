@@ -141,6 +141,8 @@ export interface EmbeddedRun {
   drainStdout?: boolean;
   /** Read once the load is over, before the service stops (its /metrics, …). */
   inspect?: (baseUrl: string) => Promise<unknown>;
+  /** The service's main script (default this tree's build): bench:ab runs another build. */
+  main?: string;
 }
 
 export const BENCH_ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
@@ -181,7 +183,7 @@ export async function measureEmbedded(run: EmbeddedRun): Promise<{ service: Load
   const base = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${BENCH_ADMIN_KEY}` };
   const svc = startNode(
-    path.join(ROOT, 'dist/apps/api/src/main.js'),
+    run.main ?? path.join(ROOT, 'dist/apps/api/src/main.js'),
     {
       PORT: String(port),
       HOST: '127.0.0.1',
