@@ -49,6 +49,19 @@ describe('ProviderHttpClient over real HTTP', () => {
     expect(server.requests.length).toBeLessThanOrEqual(4);
   });
 
+  it('names the failure before an attempt the budget cut short, not the cut', async () => {
+    server.answer({ status: 502, body: {} }, { status: 200, body: { ok: true }, delayMs: 2_000 });
+    // the second attempt has ~240 ms of the budget left, under its 500 ms timeout
+    const err = await failure(
+      new ProviderHttpClient(options({ retryBudgetMs: 300, backoff: { baseMs: 10, maxMs: 10 } })).postJson(
+        { url: server.baseUrl, headers: {}, body: {} },
+        identity,
+      ),
+    );
+    expect(err).toMatchObject({ reason: 'server_error', status: 502 });
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('never follows a redirect (it would carry the key elsewhere)', async () => {
     const elsewhere = await FakeProviderServer.start();
     try {

@@ -49,10 +49,16 @@ export class ProviderHttpClient {
     const { maxRetries, retryBudgetMs, timeoutMs } = this.options;
     const deadline = Date.now() + retryBudgetMs;
     const body = JSON.stringify(request.body);
+    let previous: ProviderCallError | null = null;
     for (let retry = 0; ; retry++) {
-      const outcome = await this.attempt(request, body, Math.min(timeoutMs, deadline - Date.now()), parse);
+      const budgetLeft = deadline - Date.now();
+      const outcome = await this.attempt(request, body, Math.min(timeoutMs, budgetLeft), parse);
       if (outcome.ok) return outcome.value;
       const { error } = outcome;
+      // An attempt the budget cut short says only that the budget ran out: the failure
+      // before it says why the provider failed.
+      if (previous && error.reason === 'timeout' && budgetLeft < timeoutMs) throw previous;
+      previous = error;
       if (!error.retryable || retry >= maxRetries) throw error;
       const wait = outcome.retryAfterMs ?? backoffDelay(retry, this.options.backoff ?? DEFAULT_BACKOFF, this.options.random);
       if (Date.now() + wait + MIN_ATTEMPT_MS > deadline) throw error;
