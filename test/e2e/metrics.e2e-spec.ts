@@ -70,6 +70,23 @@ describe('GET /metrics (Prometheus)', () => {
     expect(after.text).not.toMatch(/^cds_(process|nodejs)_/m);
   });
 
+  it('counts what each log consumer did with the events it was handed', async () => {
+    // the projector runs in the embedded process, or in its own (distributed)
+    const projectorUrl = `${svc.topology ? svc.topology.projector.baseUrl : svc.baseUrl}/metrics`;
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const applied = async () => sum((await scrape(projectorUrl, auth)).series, 'cds_log_events_handled_total', 'handler="projector-', 'outcome="applied"');
+    const before = await applied();
+    const d = await api.post('/v1/check', { content: 'have a nice day', policyId: 'default' });
+    expect((await api.get(`/v1/decisions/${d.body.decisionId}`)).status).toBe(200);
+    const deadline = Date.now() + 5000;
+    let after = await applied();
+    while (after === before && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await applied();
+    }
+    expect(after - before).toBeGreaterThanOrEqual(1);
+  });
+
   it('exports every metric the Grafana dashboard in docs/ reads', async () => {
     const dashboard = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../docs/grafana-dashboard.json'), 'utf8'));
     const exprs: string[] = dashboard.panels.flatMap((p: any) => p.targets.map((t: any) => t.expr));

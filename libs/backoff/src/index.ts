@@ -9,3 +9,5 @@ export {
   nextAttemptAt,
 } from './retry-schedule';
 export type { RetrySchedule } from './retry-schedule';
+export { retry } from './retry';
+export type { RetryHooks, RetryPolicy } from './retry';

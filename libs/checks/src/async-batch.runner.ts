@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Metrics } from '@cds/metrics';
-import { tracing } from '@cds/tracing';
 import { DomainError } from '@cds/errors';
 import { BatchAccepted, BatchCompleted, BatchFailed, envelope } from '@cds/events';
-import { EVENT_LOG, EventLog, liftBatch, LogFollower, StoredEvent } from '@cds/event-log';
+import { EVENT_LOG, EventLog, JobHandler, jobLogHandler, LogFollower } from '@cds/event-log';
 import { READ_MODELS, ReadModels } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { BatchChecker } from './batch-checker.service';
+import { runAcceptedJob } from './accepted-job';
 
 /**
  * Checks accepted async batches (consumer group `batch-runner` on `jobs`) and records the
@@ -31,30 +31,25 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
   ) {}
 
   onApplicationBootstrap(): void {
-    this.follower = new LogFollower(
-      this.log,
-      { group: 'batch-runner', topics: ['jobs'], startFrom: 'committed', maxBatch: 10, handler: (b) => this.handle(b) },
-      this.logger,
-    );
+    const job: JobHandler<'batch.accepted'> = {
+      group: 'batch-runner',
+      topics: ['jobs'],
+      startFrom: 'committed',
+      maxBatch: 10,
+      eventType: 'batch.accepted',
+      handle: (event, stored) =>
+        runAcceptedJob(
+          this.readModels,
+          { stored, event, jobId: event.data.batchId, span: 'batch.job', attributes: { 'cds.batch_id': event.data.batchId } },
+          () => this.run(event),
+        ),
+    };
+    this.follower = new LogFollower(this.log, jobLogHandler(job, this.logger), this.logger, this.metrics?.logHandled);
   }
 
   /** Following `jobs` in its consumer group. */
   ready(): boolean {
     return !!this.follower?.subscribed;
-  }
-
-  private async handle(batch: StoredEvent[]): Promise<void> {
-    for (const stored of liftBatch(batch, this.logger)) {
-      const event = stored.event;
-      if (event.type !== 'batch.accepted') continue;
-      await this.readModels.waitFor([stored], 30_000);
-      const doc = await this.readModels.getBatch(event.tenantId, event.data.batchId);
-      if (doc && doc.status !== 'processing') continue;
-      // The job continues the trace of the request that accepted the batch.
-      await tracing().continueFrom(event.traceparent, 'batch.job', { 'cds.batch_id': event.data.batchId, 'cds.request_id': event.requestId }, () =>
-        this.run(event),
-      );
-    }
   }
 
   private async run(e: BatchAccepted): Promise<void> {
@@ -63,8 +58,8 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
     try {
       await this.checker.assertPolicy(e.tenantId, policyId);
     } catch (err) {
-      // An outage (503) is not the batch's fault: throwing makes the follower hand this
-      // event again after a backoff. Only a lasting answer (e.g. no such policy) fails it.
+      // An outage (503) is not the batch's fault: thrown, it hands the job back for later
+      // (runAcceptedJob). Only a lasting answer (e.g. no such policy) fails it.
       if (!(err instanceof DomainError) || err.kind === 'unavailable') throw err;
       const failed: BatchFailed = envelope('batch.failed', 1, e.tenantId, batchId, {
         batchId,

@@ -22,7 +22,7 @@ export interface EncodedEvent extends LogPosition {
  * (or the beginning when the group has none); `beginning` ignores it. */
 export type StartFrom = 'committed' | 'beginning';
 
-interface SubscribeCommon {
+export interface SubscribeCommon {
   group: string;
   topics: Topic[];
   startFrom?: StartFrom;

@@ -6,6 +6,9 @@ export type { FileEventLogOptions, FileEventLogLogger } from './file/file-event-
 export { EventLogLockedError } from './file/lock-file';
 export { KafkaEventLog } from './kafka';
 export type { KafkaEventLogOptions, KafkaEventLogLogger } from './kafka';
-export { LogFollower } from './log-follower';
+export { LogFollower, RetryLater } from './log-follower';
+export type { OutcomeCounter } from './log-follower';
+export { jobLogHandler } from './log-handler';
+export type { HandlerOutcome, JobHandler, JobOutcome, LogHandler } from './log-handler';
 export { liftBatch, liftEncodedBatch } from './lift-batch';
 export type { LiftedEvent } from './lift-batch';

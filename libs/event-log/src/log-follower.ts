@@ -1,5 +1,6 @@
-import { backoffDelay } from '@cds/backoff';
-import { EventLog, SubscribeOptions, Subscription } from './event-log.port';
+import { retry } from '@cds/backoff';
+import { EncodedEvent, EventLog, StoredEvent, SubscribeOptions, Subscription } from './event-log.port';
+import { HandlerOutcome, LogHandler } from './log-handler';
 
 interface FollowerLogger {
   log(message: string): void;
@@ -8,22 +9,47 @@ interface FollowerLogger {
 
 const RETRY = { baseMs: 500, maxMs: 30_000 };
 
+/** Where the outcomes are counted, events by handler (the group) and outcome (a
+ * prom-client Counter fits). A batch handed back counts its events as `retry_later`. */
+export interface OutcomeCounter {
+  inc(labels: { handler: string; outcome: 'applied' | 'skipped' | 'retry_later' }, value: number): void;
+}
+
+/** Why a handler's batch is handed again: what it said. */
+export class RetryLater extends Error {}
+
 /**
- * A subscription made in the background: while the log cannot take it (broker away at
- * start, group coordinator moving) it is retried with backoff (0.5 s doubling to 30 s),
- * each failure logged. Lets a process start, answer its probes and shut down cleanly
- * whatever state the log is in.
+ * Runs a declared log handler (see LogHandler): each batch's outcome counted, a
+ * `retryLater` handed back to the log (which hands the batch again after its backoff).
+ * The subscription is made in the background: while the log cannot take it (broker away
+ * at start, group coordinator moving) it is retried with backoff (0.5 s doubling to
+ * 30 s), each failure logged. Lets a process start, answer its probes and shut down
+ * cleanly whatever state the log is in.
  */
 export class LogFollower {
   private subscription: Subscription | null = null;
   private stopping = false;
   private wake: (() => void) | null = null;
+  private readonly options: SubscribeOptions;
 
   constructor(
     private readonly log: EventLog,
-    private readonly options: SubscribeOptions,
+    handler: LogHandler,
     private readonly logger: FollowerLogger,
+    outcomes?: OutcomeCounter,
   ) {
+    const { handle, ...subscription } = handler;
+    const run = async (batch: StoredEvent[] | EncodedEvent[]): Promise<void> => {
+      const outcome = await (handle as (b: typeof batch) => Promise<HandlerOutcome>)(batch);
+      const group = handler.group;
+      if ('retryLater' in outcome) {
+        outcomes?.inc({ handler: group, outcome: 'retry_later' }, batch.length);
+        throw new RetryLater(outcome.retryLater);
+      }
+      if (outcome.applied > 0) outcomes?.inc({ handler: group, outcome: 'applied' }, outcome.applied);
+      if (outcome.skipped > 0) outcomes?.inc({ handler: group, outcome: 'skipped' }, outcome.skipped);
+    };
+    this.options = { ...subscription, handler: run } as SubscribeOptions;
     void this.subscribeUntilDone();
   }
 
@@ -33,29 +59,39 @@ export class LogFollower {
   }
 
   private async subscribeUntilDone(): Promise<void> {
-    for (let attempt = 1; !this.stopping; attempt++) {
-      try {
-        const subscription = await this.log.subscribe(this.options);
-        if (this.stopping) return void (await subscription.stop());
-        this.subscription = subscription;
-        this.logger.log(`consumer group ${this.options.group} follows ${this.options.topics.join(', ')}`);
-        return;
-      } catch (err) {
-        if (this.stopping) return;
-        const delay = backoffDelay(attempt - 1, RETRY);
-        this.logger.error(
-          `consumer group ${this.options.group} cannot follow the log yet (attempt ${attempt}): ${(err as Error).message}; retrying in ${delay} ms`,
-        );
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, delay);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wake = null;
-      }
+    const { group, topics } = this.options;
+    let subscription: Subscription;
+    try {
+      subscription = await retry(
+        async () => {
+          if (this.stopping) throw new Error('stopping');
+          return this.log.subscribe(this.options);
+        },
+        RETRY,
+        {
+          stopped: () => this.stopping,
+          onFailure: (err, attempt, delay) =>
+            this.logger.error(`consumer group ${group} cannot follow the log yet (attempt ${attempt}): ${(err as Error).message}; retrying in ${delay} ms`),
+          sleep: (ms) => this.pause(ms),
+        },
+      );
+    } catch {
+      return; // stopped before the log took it
     }
+    if (this.stopping) return void (await subscription.stop());
+    this.subscription = subscription;
+    this.logger.log(`consumer group ${group} follows ${topics.join(', ')}`);
+  }
+
+  /** Sleeps `ms`, or less when stop() is called. */
+  private pause(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => (this.wake = null));
   }
 
   /** Stops retrying, or stops the subscription (waiting for its in-flight batch). A

@@ -21,6 +21,7 @@ export class Metrics {
   readonly appendErrors: Counter<'topic' | 'code'>;
   readonly webhookDeliveries: Counter<'outcome' | 'event_type'>;
   readonly jobs: Counter<'kind' | 'outcome'>;
+  readonly logHandled: Counter<'handler' | 'outcome'>;
 
   constructor(role: string) {
     const registers = [this.registry];
@@ -87,6 +88,12 @@ export class Metrics {
       name: 'cds_jobs_total',
       help: 'Async batches and videos finished by the worker, by kind and outcome',
       labelNames: ['kind', 'outcome'],
+      registers,
+    });
+    this.logHandled = new Counter({
+      name: 'cds_log_events_handled_total',
+      help: 'Events the log consumers were handed, by handler (consumer group) and outcome: applied, skipped, retry_later (a batch handed back)',
+      labelNames: ['handler', 'outcome'],
       registers,
     });
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { TOPICS } from '@cds/events';
-import { EVENT_LOG, EventLog, LogFollower } from '@cds/event-log';
+import { EVENT_LOG, EventLog, LogFollower, LogHandler } from '@cds/event-log';
 import { LiveGenerations, READ_MODELS, ReadModels } from '@cds/read-models';
 import { Metrics } from '@cds/metrics';
 import { liftBatch, replayPass } from './replay-pass';
@@ -108,20 +108,26 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
       concurrentPartitions: 8,
     };
     const encoded = rm.encodedApply();
-    this.follower = new LogFollower(
-      this.log,
-      encoded
-        ? {
-            ...subscription,
-            // The events stay text here: the read models parse them on their own thread.
-            encoded: true,
-            handler: async (batch) => {
-              for (const message of await encoded.applyEncoded(batch)) this.logger.error(message);
-            },
-          }
-        : { ...subscription, handler: (batch) => rm.applyBatch(liftBatch(batch, this.logger)) },
-      this.logger,
-    );
+    const handler: LogHandler = encoded
+      ? {
+          ...subscription,
+          // The events stay text here: the read models parse them on their own thread.
+          encoded: true,
+          handle: async (batch) => {
+            const parked = await encoded.applyEncoded(batch);
+            for (const message of parked) this.logger.error(message);
+            return { applied: batch.length - parked.length, skipped: parked.length };
+          },
+        }
+      : {
+          ...subscription,
+          handle: async (batch) => {
+            const events = liftBatch(batch, this.logger);
+            await rm.applyBatch(events);
+            return { applied: events.length, skipped: batch.length - events.length };
+          },
+        };
+    this.follower = new LogFollower(this.log, handler, this.logger, this.metrics?.logHandled);
   }
 
   /** Following the log, and both ends reachable. */

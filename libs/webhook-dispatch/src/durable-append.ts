@@ -1,6 +1,6 @@
 import { EventEnvelope, Topic, validateEvent } from '@cds/events';
 import { EventLog, LogPosition } from '@cds/event-log';
-import { backoffDelay } from '@cds/backoff';
+import { retry } from '@cds/backoff';
 
 const APPEND_BACKOFF = { baseMs: 200, maxMs: 10_000 };
 
@@ -17,13 +17,5 @@ export async function appendDurably(
   onRetry: (err: Error) => void,
 ): Promise<LogPosition[]> {
   for (const e of events) validateEvent(e);
-  for (let retry = 0; ; retry++) {
-    try {
-      return await log.append(topic, events);
-    } catch (err) {
-      if (stopping()) throw err;
-      onRetry(err as Error);
-      await new Promise((r) => setTimeout(r, backoffDelay(retry, APPEND_BACKOFF)));
-    }
-  }
+  return retry(() => log.append(topic, events), APPEND_BACKOFF, { stopped: stopping, onFailure: (err) => onRetry(err as Error) });
 }

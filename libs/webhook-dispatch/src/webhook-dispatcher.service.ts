@@ -2,19 +2,21 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { Metrics } from '@cds/metrics';
 import { AppConfig } from '@cds/config';
 import { DomainEvent, envelopeHead, Topic, validateEvent } from '@cds/events';
-import { EncodedEvent, EVENT_LOG, EventLog, liftEncodedBatch, LogFollower, LogPosition } from '@cds/event-log';
+import { EncodedEvent, EVENT_LOG, EventLog, HandlerOutcome, liftEncodedBatch, LogFollower, LogPosition } from '@cds/event-log';
 import { READ_MODELS, ReadModels } from '@cds/read-models';
 import { DeliveryAttempter } from './delivery-attempter';
 import { DeliveryQueue } from './delivery-queue';
 import { PendingReloader, ReloadSettings } from './pending-reloader';
 import { WebhookFanOut, WebhooksByTenant } from './webhook-fan-out';
 import { webhookSecretKey } from './webhook-secret-key';
-import { backoffDelay, parseRetrySchedule } from '@cds/backoff';
+import { parseRetrySchedule, retry } from '@cds/backoff';
 
 /** The streams whose events become webhook deliveries. */
 export const DISPATCH_SOURCE_TOPICS: Topic[] = ['decisions', 'guardrails', 'jobs'];
 /** What must be projected before pending deliveries are reloaded after a start. */
 const STATE_TOPICS: Topic[] = ['webhooks', 'deliveries', 'jobs'];
+/** Reading the log's end while it is away (catch-up at start). */
+const END_RETRY = { baseMs: 500, maxMs: 10_000 };
 const CONCURRENT_ATTEMPTS = 32;
 /** Pending deliveries resumed after a start: read 500 at a time, at most 5 000 held at
  * once, those due within a minute (see PendingReloader). */
@@ -100,13 +102,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         // As text: most events (every decision of a tenant without webhooks) are skipped
         // on their heads, unparsed.
         encoded: true,
-        handler: (b) => this.handle(b),
+        handle: (b) => this.handle(b),
       },
       this.logger,
+      this.metrics?.logHandled,
     );
   }
 
-  private async handle(batch: EncodedEvent[]): Promise<void> {
+  private async handle(batch: EncodedEvent[]): Promise<HandlerOutcome> {
     const webhooksOf: WebhooksByTenant = new Map();
     const keep = await this.fanOut!.mayDeliver(
       batch.map((e) => envelopeHead(e.json)),
@@ -119,35 +122,48 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const { scheduled, pending } = await this.fanOut!.plan(events, new Date(), webhooksOf);
     if (scheduled.length > 0) {
       for (const e of scheduled) validateEvent(e);
-      await this.log.append('deliveries', scheduled); // a throw redelivers the batch: nothing is checkpointed
+      try {
+        await this.log.append('deliveries', scheduled);
+      } catch (err) {
+        // Nothing is checkpointed: the batch comes again, and what was scheduled with it.
+        return { retryLater: `cannot record the deliveries it schedules: ${(err as Error).message}` };
+      }
     }
     for (const d of pending) this.queue!.add(d);
+    return { applied: events.length, skipped: batch.length - events.length };
   }
 
   /** Wait until the read models hold everything the log has on the dispatcher's state. */
   private async catchUp(): Promise<void> {
-    for (let retry = 0; !this.stopping; retry++) {
-      const delay = backoffDelay(retry, { baseMs: 500, maxMs: 10_000 });
+    while (!this.stopping) {
+      let positions: LogPosition[];
       try {
-        const positions: LogPosition[] = [];
-        for (const topic of STATE_TOPICS) {
-          for (const [partition, next] of await this.log.endOffsets(topic)) if (next > 0) positions.push({ topic, partition, offset: next - 1 });
-        }
-        if (await this.readModels!.waitFor(positions, 5000)) return;
-        this.logger.warn('waiting for the read models to catch up with the log before resuming pending deliveries');
-      } catch (err) {
-        this.logger.warn(`cannot read the log's end yet: ${(err as Error).message}; retrying in ${delay} ms`);
-        await new Promise((r) => setTimeout(r, delay));
+        positions = await retry(() => this.lastPositions(STATE_TOPICS), END_RETRY, {
+          stopped: () => this.stopping,
+          onFailure: (err, _n, delay) => this.logger.warn(`cannot read the log's end yet: ${(err as Error).message}; retrying in ${delay} ms`),
+        });
+      } catch {
+        return; // stopping
       }
+      if (await this.readModels!.waitFor(positions, 5000)) return;
+      this.logger.warn('waiting for the read models to catch up with the log before resuming pending deliveries');
     }
   }
 
   /** The read models hold every delivery event on the log now (before a page of pending
    * deliveries is read: see PendingReloader); throws when they lag. */
   private async deliveriesProjected(): Promise<void> {
+    if (!(await this.readModels!.waitFor(await this.lastPositions(['deliveries']), 10_000)))
+      throw new Error('the read models are behind the log on deliveries');
+  }
+
+  /** The last event on the log of each partition of `topics`. */
+  private async lastPositions(topics: readonly Topic[]): Promise<LogPosition[]> {
     const positions: LogPosition[] = [];
-    for (const [partition, next] of await this.log.endOffsets('deliveries')) if (next > 0) positions.push({ topic: 'deliveries', partition, offset: next - 1 });
-    if (!(await this.readModels!.waitFor(positions, 10_000))) throw new Error('the read models are behind the log on deliveries');
+    for (const topic of topics) {
+      for (const [partition, next] of await this.log.endOffsets(topic)) if (next > 0) positions.push({ topic, partition, offset: next - 1 });
+    }
+    return positions;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { mediaRef } from '@cds/blob-store';
 import { DomainError, invalid } from '@cds/errors';
 import { envelope, VideoAccepted, VideoFrameScore } from '@cds/events';
-import { EVENT_LOG, EventLog, liftBatch, LogFollower, StoredEvent } from '@cds/event-log';
+import { EVENT_LOG, EventLog, JobHandler, jobLogHandler, LogFollower } from '@cds/event-log';
 import { BatchDoc, READ_MODELS, ReadModels } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { ContentScorer } from '../content-scorer.service';
@@ -13,6 +13,7 @@ import { ImageIntake } from '../image-intake.service';
 import { PolicyCatalog } from '../policy-catalog.service';
 import { probeFacts, VideoScanner } from './video-scanner.service';
 import { judgeFrames, videoDecisionEvent } from './video-decision';
+import { runAcceptedJob } from '../accepted-job';
 
 /**
  * Checks accepted videos (consumer group `video-runner` on `jobs`): download (URLs),
@@ -39,29 +40,24 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    this.follower = new LogFollower(
-      this.log,
-      { group: 'video-runner', topics: ['jobs'], startFrom: 'committed', maxBatch: 1, handler: (b) => this.handle(b) },
-      this.logger,
-    );
+    const job: JobHandler<'video.accepted'> = {
+      group: 'video-runner',
+      topics: ['jobs'],
+      startFrom: 'committed',
+      maxBatch: 1,
+      eventType: 'video.accepted',
+      handle: (event, stored) =>
+        runAcceptedJob(
+          this.readModels,
+          { stored, event, jobId: event.data.decisionId, span: 'video.job', attributes: { 'cds.decision_id': event.data.decisionId } },
+          (doc) => this.run(event, doc),
+        ),
+    };
+    this.follower = new LogFollower(this.log, jobLogHandler(job, this.logger), this.logger, this.metrics?.logHandled);
   }
 
   ready(): boolean {
     return !!this.follower?.subscribed;
-  }
-
-  private async handle(batch: StoredEvent[]): Promise<void> {
-    for (const stored of liftBatch(batch, this.logger)) {
-      const event = stored.event;
-      if (event.type !== 'video.accepted') continue;
-      await this.readModels.waitFor([stored], 30_000);
-      const job = await this.readModels.getBatch(event.tenantId, event.data.decisionId);
-      if (job && job.status !== 'processing') continue;
-      // The job continues the trace of the request that accepted the video.
-      await tracing().continueFrom(event.traceparent, 'video.job', { 'cds.decision_id': event.data.decisionId, 'cds.request_id': event.requestId }, () =>
-        this.run(event, job),
-      );
-    }
   }
 
   private async run(e: VideoAccepted, job: BatchDoc | null): Promise<void> {
@@ -140,7 +136,7 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
       await this.writer.write('decisions', [decision], e.requestId);
       await this.complete(e, decision.data.action, decision.data.safe, decision.data.flagged, scan.frames.length, scan.stoppedOnBlock);
     } catch (err) {
-      // An outage (503) is not the video's fault: the follower hands the job again after a backoff.
+      // An outage (503) is not the video's fault: thrown, it hands the job back for later (runAcceptedJob).
       if (!(err instanceof DomainError) || err.kind === 'unavailable') throw err;
       this.logger.warn({ msg: `video ${d.decisionId} failed: ${err.code} ${err.details}`, requestId: e.requestId });
       await this.writer.write(

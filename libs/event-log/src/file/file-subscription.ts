@@ -1,4 +1,4 @@
-import { backoffDelay } from '@cds/backoff';
+import { backoffDelay, retry } from '@cds/backoff';
 import type { Topic } from '@cds/events';
 import type { LogPosition, Subscription } from '../event-log.port';
 import type { GroupCheckpoints } from './checkpoint-store';
@@ -112,27 +112,36 @@ export class FileSubscription implements Subscription {
 
   /** The handler until it resolves (true), or until stopped (false). */
   private async deliver(batch: LogPosition[]): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      if (this.stopping) return false;
-      try {
-        await this.settings.handler(batch);
-        if (attempt > 1) this.logger.log(`subscription ${this.settings.group}: handler succeeded after ${attempt} attempts`);
-        return true;
-      } catch (err) {
-        const first = batch[0];
-        const last = batch[batch.length - 1];
-        const delay = this.backoff(attempt);
-        this.logger.warn(
-          `subscription ${this.settings.group}: handler failed on ${first.topic}/${first.partition}@${first.offset}..${last.offset} ` +
-            `(attempt ${attempt}, retrying in ${delay} ms): ${(err as Error)?.message ?? String(err)}`,
-        );
-        await this.pause(delay);
-      }
+    const { group, handler, retryInitialMs, retryMaxMs } = this.settings;
+    const first = batch[0];
+    const last = batch[batch.length - 1];
+    try {
+      await retry(
+        async (attempt) => {
+          if (this.stopping) throw new Error('stopping');
+          await handler(batch);
+          if (attempt > 1) this.logger.log(`subscription ${group}: handler succeeded after ${attempt} attempts`);
+        },
+        { baseMs: retryInitialMs, maxMs: retryMaxMs },
+        {
+          stopped: () => this.stopping,
+          onFailure: (err, attempt, delay) =>
+            this.logger.warn(
+              `subscription ${group}: handler failed on ${first.topic}/${first.partition}@${first.offset}..${last.offset} ` +
+                `(attempt ${attempt}, retrying in ${delay} ms): ${(err as Error)?.message ?? String(err)}`,
+            ),
+          sleep: (ms) => this.pause(ms),
+        },
+      );
+      return true;
+    } catch {
+      return false; // stopped
     }
   }
 
-  private backoff(attempt: number): number {
-    return backoffDelay(attempt - 1, { baseMs: this.settings.retryInitialMs, maxMs: this.settings.retryMaxMs });
+  /** The wait after the `failures`-th failed read in a row. */
+  private backoff(failures: number): number {
+    return backoffDelay(failures - 1, { baseMs: this.settings.retryInitialMs, maxMs: this.settings.retryMaxMs });
   }
 
   /** Sleep `ms`, cut short only by `stop()` (appends do not end a backoff). */

@@ -1,5 +1,5 @@
 import { Admin, ITopicConfig, Kafka, Partitioners, Producer } from 'kafkajs';
-import { backoffDelay } from '@cds/backoff';
+import { retry } from '@cds/backoff';
 import { Topic, TOPICS } from '@cds/events';
 import { KafkaEventLogLogger, KafkaSettings } from './kafka-event-log.options';
 import { errText, KAFKA_LOG_LEVELS, kafkaLogCreator } from './kafka-logging';
@@ -95,23 +95,32 @@ export class KafkaConnection {
     const { brokers, connectTimeoutMs, retryInitialMs, retryMaxMs } = this.settings;
     const backoff = { baseMs: retryInitialMs, maxMs: Math.min(retryMaxMs, RECONNECT_MAX_MS) };
     const started = Date.now();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.connectOnce();
-        this.isConnected = true;
-        this.logger.log(`connected to Kafka ${brokers.join(',')}${attempt > 1 ? ` after ${attempt} attempts` : ''}`);
-        return;
-      } catch (e) {
-        if (this.isClosed) throw new Error('KafkaEventLog closed while connecting');
-        const delay = backoffDelay(attempt - 1, backoff);
-        const elapsed = Date.now() - started;
-        if (connectTimeoutMs !== undefined && elapsed + delay > connectTimeoutMs) {
-          throw new Error(`Kafka ${brokers.join(',')} unreachable for ${elapsed} ms: ${errText(e)}`);
-        }
-        this.logger.warn(`Kafka ${brokers.join(',')} not usable (attempt ${attempt}): ${errText(e)}; retrying in ${delay} ms`);
-        await this.pause(delay);
-      }
+    let attempts = 0;
+    try {
+      await retry(
+        (n) => {
+          attempts = n;
+          return this.connectOnce();
+        },
+        backoff,
+        {
+          stopped: () => this.isClosed,
+          onFailure: (e, attempt, delay) => {
+            const elapsed = Date.now() - started;
+            if (connectTimeoutMs !== undefined && elapsed + delay > connectTimeoutMs) {
+              throw new Error(`Kafka ${brokers.join(',')} unreachable for ${elapsed} ms: ${errText(e)}`);
+            }
+            this.logger.warn(`Kafka ${brokers.join(',')} not usable (attempt ${attempt}): ${errText(e)}; retrying in ${delay} ms`);
+          },
+          sleep: (ms) => this.pause(ms),
+        },
+      );
+    } catch (e) {
+      if (this.isClosed) throw new Error('KafkaEventLog closed while connecting');
+      throw e;
     }
+    this.isConnected = true;
+    this.logger.log(`connected to Kafka ${brokers.join(',')}${attempts > 1 ? ` after ${attempts} attempts` : ''}`);
   }
 
   /** Sleeps, or less when close() is called. */

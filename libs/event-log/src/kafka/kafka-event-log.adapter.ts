@@ -8,7 +8,7 @@ import { KafkaNaming } from './kafka-naming';
 import { KafkaRecordCodec } from './kafka-record-codec';
 import { RawRecord } from './kafka-partition-reader';
 import { forgetGroup, KafkaSubscription } from './kafka-subscription';
-import { backoffDelay } from '@cds/backoff';
+import { retry } from '@cds/backoff';
 
 /** Retries of a retriable offsets answer (beyond kafkajs's own), ~3 s in all. */
 const OFFSET_RETRIES = 5;
@@ -198,15 +198,8 @@ export class KafkaEventLog implements EventLog {
 /** A broker that has just taken a partition's leadership (topics just created, a
  * restart) answers NOT_LEADER_FOR_PARTITION for a moment: such retriable answers are
  * asked again, a few times, briefly. */
-async function retryWhileLeaderMoves<T>(ask: () => Promise<T>): Promise<T> {
-  for (let retry = 0; ; retry++) {
-    try {
-      return await ask();
-    } catch (err) {
-      if (retry >= OFFSET_RETRIES || !leaderMoving(err)) throw err;
-      await new Promise((r) => setTimeout(r, backoffDelay(retry, OFFSET_BACKOFF)));
-    }
-  }
+function retryWhileLeaderMoves<T>(ask: () => Promise<T>): Promise<T> {
+  return retry(ask, { ...OFFSET_BACKOFF, maxAttempts: OFFSET_RETRIES + 1, retriable: leaderMoving });
 }
 
 /** The broker answered, but is not (yet) the partition's leader: retriable in a moment.

@@ -1,5 +1,5 @@
 import { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
-import { backoffDelay } from '@cds/backoff';
+import { retry } from '@cds/backoff';
 import { LogPosition, positionsHandler, SubscribeOptions, Subscription } from '../event-log.port';
 import { KafkaEventLogLogger } from './kafka-event-log.options';
 import { errText } from './kafka-logging';
@@ -117,36 +117,48 @@ export class KafkaSubscription implements Subscription {
 
   /** The handler until it resolves (true), or until aborted (false). */
   private async deliver(events: LogPosition[], heartbeat: () => Promise<void>, aborted: () => boolean): Promise<boolean> {
-    const backoff = { baseMs: this.tuning.retryInitialMs, maxMs: this.tuning.retryMaxMs };
-    for (let attempt = 1; ; attempt++) {
-      const delay = backoffDelay(attempt - 1, backoff);
-      try {
-        await positionsHandler(this.options)(events);
-        if (attempt > 1) this.logger.log(`${this.name}: handler succeeded after ${attempt} attempts`);
-        return true;
-      } catch (e) {
-        const first = events[0];
-        this.logger.error(
-          `${this.name}: handler failed on ${first.topic}/${first.partition}@${first.offset}..${events[events.length - 1].offset} ` +
-            `(attempt ${attempt}): ${errText(e)}; retrying in ${delay} ms`,
-        );
-      }
-      // Wait, heartbeating so the group keeps the partition, waking early on stop().
-      const until = Date.now() + delay;
-      while (Date.now() < until) {
-        if (aborted()) return false;
-        await new Promise<void>((r) => {
-          const wake = () => {
-            clearTimeout(t);
-            this.wakers.delete(wake);
-            r();
-          };
-          const t = setTimeout(wake, Math.min(1_000, until - Date.now()));
-          this.wakers.add(wake);
-        });
-        if (aborted()) return false;
-        await heartbeat();
-      }
+    const first = events[0];
+    const handler = positionsHandler(this.options);
+    try {
+      await retry(
+        async (attempt) => {
+          if (attempt > 1 && aborted()) throw new Error('aborted');
+          await handler(events);
+          if (attempt > 1) this.logger.log(`${this.name}: handler succeeded after ${attempt} attempts`);
+        },
+        { baseMs: this.tuning.retryInitialMs, maxMs: this.tuning.retryMaxMs },
+        {
+          stopped: aborted,
+          onFailure: (e, attempt, delay) =>
+            this.logger.error(
+              `${this.name}: handler failed on ${first.topic}/${first.partition}@${first.offset}..${events[events.length - 1].offset} ` +
+                `(attempt ${attempt}): ${errText(e)}; retrying in ${delay} ms`,
+            ),
+          sleep: (ms) => this.waitHeartbeating(ms, heartbeat, aborted),
+        },
+      );
+      return true;
+    } catch {
+      return false; // aborted: the batch stays uncommitted
+    }
+  }
+
+  /** Waits `ms`, heartbeating so the group keeps the partition, waking early on stop(). */
+  private async waitHeartbeating(ms: number, heartbeat: () => Promise<void>, aborted: () => boolean): Promise<void> {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      if (aborted()) return;
+      await new Promise<void>((r) => {
+        const wake = () => {
+          clearTimeout(t);
+          this.wakers.delete(wake);
+          r();
+        };
+        const t = setTimeout(wake, Math.min(1_000, until - Date.now()));
+        this.wakers.add(wake);
+      });
+      if (aborted()) return;
+      await heartbeat();
     }
   }
 

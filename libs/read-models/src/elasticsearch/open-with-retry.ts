@@ -1,4 +1,4 @@
-import { backoffDelay } from '@cds/backoff';
+import { retry } from '@cds/backoff';
 import { ElasticsearchReadModels, ElasticsearchReadModelsOptions } from './elasticsearch-read-models.adapter';
 import { ReadModelsLogger } from './es-bulk';
 
@@ -13,16 +13,24 @@ export async function openElasticsearchWithRetry(
   o: ElasticsearchReadModelsOptions & { logger: ReadModelsLogger; signal?: AbortSignal },
   sleep = (ms: number) => abortableSleep(ms, o.signal),
 ): Promise<ElasticsearchReadModels> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      if (o.signal?.aborted) throw new Error('abandoned');
-      return await ElasticsearchReadModels.open(o);
-    } catch (err) {
-      if (o.signal?.aborted) throw new Error(`opening Elasticsearch at ${o.node} was abandoned`);
-      const delay = backoffDelay(attempt - 1, RETRY);
-      o.logger.error(`Elasticsearch at ${o.node} is not usable yet (attempt ${attempt}): ${(err as Error).message}; retrying in ${delay} ms`);
-      await sleep(delay);
-    }
+  const aborted = () => !!o.signal?.aborted;
+  try {
+    return await retry(
+      async () => {
+        if (aborted()) throw new Error('abandoned');
+        return ElasticsearchReadModels.open(o);
+      },
+      RETRY,
+      {
+        stopped: aborted,
+        onFailure: (err, attempt, delay) =>
+          o.logger.error(`Elasticsearch at ${o.node} is not usable yet (attempt ${attempt}): ${(err as Error).message}; retrying in ${delay} ms`),
+        sleep,
+      },
+    );
+  } catch (err) {
+    if (aborted()) throw new Error(`opening Elasticsearch at ${o.node} was abandoned`);
+    throw err;
   }
 }
 
