@@ -10,6 +10,8 @@ const shared = {
   testEnvironment: 'node',
   rootDir: __dirname,
 };
+// Deletes the deployments an e2e file started on the shared servers when the file ends.
+const E2E_CLEANUP = '<rootDir>/libs/testing/src/e2e-cleanup.setup.ts';
 module.exports = {
   // testTimeout is a global option of jest (ignored inside a project): the e2e suites
   // start real processes (a whole deployment in distributed mode) in their hooks.
@@ -22,9 +24,14 @@ module.exports = {
     // needs a real Elasticsearch node: scripts/infra/infra.sh start es (ELASTICSEARCH_URL, default 127.0.0.1:9200)
     { ...shared, displayName: 'elasticsearch', testMatch: ['<rootDir>/{apps,libs,test}/**/*.es-int-spec.ts'] },
     // E2E_MODE=distributed runs the same suites on Kafka + Elasticsearch with two api replicas
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts', '<rootDir>/packages/*/test/**/*.e2e-spec.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      setupFilesAfterEnv: [E2E_CLEANUP],
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts', '<rootDir>/packages/*/test/**/*.e2e-spec.ts'],
+    },
     // fault tests of the distributed deployment on the real servers (SIGKILLs, broker restart)
     // (each sets its own timeout: jest.setTimeout)
-    { ...shared, displayName: 'distributed', testMatch: ['<rootDir>/test/distributed/**/*.e2e-spec.ts'] },
+    { ...shared, displayName: 'distributed', setupFilesAfterEnv: [E2E_CLEANUP], testMatch: ['<rootDir>/test/distributed/**/*.e2e-spec.ts'] },
   ],
 };

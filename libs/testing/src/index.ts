@@ -13,7 +13,7 @@ export {
 export { Topology, TopologyOptions } from './topology';
 export { ManagedProcess } from './managed-process';
 export { RoundRobinProxy } from './round-robin-proxy';
-export { assertInfraReachable, infraEnv, prefixOf, testRun } from './distributed-infra';
+export { assertInfraReachable, deleteRecordedDeployments, infraEnv, prefixOf, testRun } from './distributed-infra';
 export { ApiClient, ApiResponse, expectErrorBody } from './http-client';
 export { domainFailure } from './domain-failure';
 export { PrivateBroker } from './private-broker';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { assertInfraReachable, infraEnv } from './distributed-infra';
+import { assertInfraReachable, infraEnv, recordDeployment } from './distributed-infra';
 import { ManagedProcess } from './managed-process';
 import { RoundRobinProxy } from './round-robin-proxy';
 import { freePort } from './free-port';
@@ -54,7 +54,10 @@ export class Topology {
 
   static async start(options: TopologyOptions): Promise<Topology> {
     for (const f of Object.values(MAIN)) if (!fs.existsSync(f)) throw new Error(`${f} is missing: run npm run build first`);
-    if (!options.kafkaBrokers && !options.elasticsearchUrl) await assertInfraReachable();
+    if (!options.kafkaBrokers && !options.elasticsearchUrl) {
+      await assertInfraReachable();
+      recordDeployment(options.prefix);
+    }
     const env: Record<string, string> = {
       ...infraEnv(),
       ...(options.kafkaBrokers ? { KAFKA_BROKERS: options.kafkaBrokers } : {}),
