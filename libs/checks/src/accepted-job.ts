@@ -1,34 +1,62 @@
-import { tracing } from '@cds/tracing';
+import type { Logger } from '@nestjs/common';
+import type { Metrics } from '@cds/metrics';
+import { SpanAttributes, tracing } from '@cds/tracing';
 import type { DomainEvent } from '@cds/events';
-import type { JobOutcome, LiftedEvent } from '@cds/event-log';
+import { EventLog, JobHandler, jobLogHandler, JobOutcome, LiftedEvent, LogFollower } from '@cds/event-log';
 import type { BatchDoc, ReadModels } from '@cds/read-models';
 
-/** A job the api accepted (an async batch, a video): whose, which, and the request's trace. */
-export interface AcceptedJob {
-  stored: LiftedEvent;
-  event: DomainEvent;
-  jobId: string;
-  /** The span the job runs in, e.g. `batch.job`, with its attributes. */
+type AcceptedType = 'batch.accepted' | 'video.accepted';
+type EventOf<T extends AcceptedType> = Extract<DomainEvent, { type: T }>;
+
+/** A job the worker runs for what the api accepted (an async batch, a video). */
+export interface AcceptedJob<T extends AcceptedType> {
+  /** Its consumer group on `jobs`, and how many events it is handed at once. */
+  group: string;
+  maxBatch: number;
+  eventType: T;
+  /** The job's document in the read models (its status, its checkpoints). */
+  jobId(event: EventOf<T>): string;
+  /** The span the job runs in, continuing the trace of the request that accepted it. */
   span: string;
-  attributes: Record<string, string>;
+  attributes(event: EventOf<T>): SpanAttributes;
+  /** Runs it, given its document. Records a lasting failure itself (`batch.failed`,
+   * `video.failed`); what it throws (an outage, an append refused) hands it back for later. */
+  run(event: EventOf<T>, doc: BatchDoc | null): Promise<void>;
+}
+
+interface Deps {
+  log: EventLog;
+  readModels: ReadModels;
+  logger: Logger;
+  metrics?: Metrics;
 }
 
 /**
- * The frame of the worker's jobs: once the read models hold the accepted event, a job
- * already finished is skipped (a rerun after a crash); the rest runs in the trace of the
- * request that accepted it, given the job's document (its checkpoints). A job records a
- * lasting failure itself (`batch.failed`, `video.failed`); whatever it throws (an outage,
- * an append the log refused) hands it back for later.
+ * Follows `jobs` for a job's accepted events: once the read models hold the event, a job
+ * already finished is skipped (a rerun after a crash), the rest runs in the trace of the
+ * request that accepted it; the outcomes are counted (cds_log_events_handled_total).
  */
-export async function runAcceptedJob(readModels: ReadModels, job: AcceptedJob, run: (doc: BatchDoc | null) => Promise<void>): Promise<JobOutcome> {
-  const { stored, event } = job;
-  try {
-    await readModels.waitFor([stored], 30_000);
-    const doc = await readModels.getBatch(event.tenantId, job.jobId);
-    if (doc && doc.status !== 'processing') return 'skipped';
-    await tracing().continueFrom(event.traceparent, job.span, { ...job.attributes, 'cds.request_id': event.requestId ?? undefined }, () => run(doc));
-    return 'applied';
-  } catch (err) {
-    return { retryLater: (err as Error)?.message ?? String(err) };
-  }
+export function followAcceptedJobs<T extends AcceptedType>({ log, readModels, logger, metrics }: Deps, job: AcceptedJob<T>): LogFollower {
+  const handle = async (event: EventOf<T>, stored: LiftedEvent): Promise<JobOutcome> => {
+    const { tenantId, requestId, traceparent } = event as DomainEvent;
+    try {
+      await readModels.waitFor([stored], 30_000);
+      const doc = await readModels.getBatch(tenantId, job.jobId(event));
+      if (doc && doc.status !== 'processing') return 'skipped';
+      const attributes = { ...job.attributes(event), 'cds.request_id': requestId ?? undefined };
+      await tracing().continueFrom(traceparent, job.span, attributes, () => job.run(event, doc));
+      return 'applied';
+    } catch (err) {
+      return { retryLater: (err as Error)?.message ?? String(err) };
+    }
+  };
+  const declared: JobHandler<T> = {
+    group: job.group,
+    topics: ['jobs'],
+    startFrom: 'committed',
+    maxBatch: job.maxBatch,
+    eventType: job.eventType,
+    handle,
+  };
+  return new LogFollower(log, jobLogHandler(declared, logger), logger, metrics?.logHandled);
 }

@@ -2,11 +2,11 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { Metrics } from '@cds/metrics';
 import { DomainError } from '@cds/errors';
 import { BatchAccepted, BatchCompleted, BatchFailed, envelope } from '@cds/events';
-import { EVENT_LOG, EventLog, JobHandler, jobLogHandler, LogFollower } from '@cds/event-log';
+import { EVENT_LOG, EventLog, LogFollower } from '@cds/event-log';
 import { READ_MODELS, ReadModels } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { BatchChecker } from './batch-checker.service';
-import { runAcceptedJob } from './accepted-job';
+import { followAcceptedJobs } from './accepted-job';
 
 /**
  * Checks accepted async batches (consumer group `batch-runner` on `jobs`) and records the
@@ -31,20 +31,19 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
   ) {}
 
   onApplicationBootstrap(): void {
-    const job: JobHandler<'batch.accepted'> = {
-      group: 'batch-runner',
-      topics: ['jobs'],
-      startFrom: 'committed',
-      maxBatch: 10,
-      eventType: 'batch.accepted',
-      handle: (event, stored) =>
-        runAcceptedJob(
-          this.readModels,
-          { stored, event, jobId: event.data.batchId, span: 'batch.job', attributes: { 'cds.batch_id': event.data.batchId } },
-          () => this.run(event),
-        ),
-    };
-    this.follower = new LogFollower(this.log, jobLogHandler(job, this.logger), this.logger, this.metrics?.logHandled);
+    const { log, readModels, logger, metrics } = this;
+    this.follower = followAcceptedJobs(
+      { log, readModels, logger, metrics },
+      {
+        group: 'batch-runner',
+        maxBatch: 10,
+        eventType: 'batch.accepted',
+        jobId: (e) => e.data.batchId,
+        span: 'batch.job',
+        attributes: (e) => ({ 'cds.batch_id': e.data.batchId }),
+        run: (e) => this.run(e),
+      },
+    );
   }
 
   /** Following `jobs` in its consumer group. */
@@ -59,7 +58,7 @@ export class AsyncBatchRunner implements OnApplicationBootstrap, OnApplicationSh
       await this.checker.assertPolicy(e.tenantId, policyId);
     } catch (err) {
       // An outage (503) is not the batch's fault: thrown, it hands the job back for later
-      // (runAcceptedJob). Only a lasting answer (e.g. no such policy) fails it.
+      // (followAcceptedJobs). Only a lasting answer (e.g. no such policy) fails it.
       if (!(err instanceof DomainError) || err.kind === 'unavailable') throw err;
       const failed: BatchFailed = envelope('batch.failed', 1, e.tenantId, batchId, {
         batchId,

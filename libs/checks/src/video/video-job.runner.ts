@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { mediaRef } from '@cds/blob-store';
 import { DomainError, invalid } from '@cds/errors';
 import { envelope, VideoAccepted, VideoFrameScore } from '@cds/events';
-import { EVENT_LOG, EventLog, JobHandler, jobLogHandler, LogFollower } from '@cds/event-log';
+import { EVENT_LOG, EventLog, LogFollower } from '@cds/event-log';
 import { BatchDoc, READ_MODELS, ReadModels } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { ContentScorer } from '../content-scorer.service';
@@ -13,7 +13,7 @@ import { ImageIntake } from '../image-intake.service';
 import { PolicyCatalog } from '../policy-catalog.service';
 import { probeFacts, VideoScanner } from './video-scanner.service';
 import { judgeFrames, videoDecisionEvent } from './video-decision';
-import { runAcceptedJob } from '../accepted-job';
+import { followAcceptedJobs } from '../accepted-job';
 
 /**
  * Checks accepted videos (consumer group `video-runner` on `jobs`): download (URLs),
@@ -40,20 +40,19 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    const job: JobHandler<'video.accepted'> = {
-      group: 'video-runner',
-      topics: ['jobs'],
-      startFrom: 'committed',
-      maxBatch: 1,
-      eventType: 'video.accepted',
-      handle: (event, stored) =>
-        runAcceptedJob(
-          this.readModels,
-          { stored, event, jobId: event.data.decisionId, span: 'video.job', attributes: { 'cds.decision_id': event.data.decisionId } },
-          (doc) => this.run(event, doc),
-        ),
-    };
-    this.follower = new LogFollower(this.log, jobLogHandler(job, this.logger), this.logger, this.metrics?.logHandled);
+    const { log, readModels, logger, metrics } = this;
+    this.follower = followAcceptedJobs(
+      { log, readModels, logger, metrics },
+      {
+        group: 'video-runner',
+        maxBatch: 1,
+        eventType: 'video.accepted',
+        jobId: (e) => e.data.decisionId,
+        span: 'video.job',
+        attributes: (e) => ({ 'cds.decision_id': e.data.decisionId }),
+        run: (e, doc) => this.run(e, doc),
+      },
+    );
   }
 
   ready(): boolean {
@@ -136,7 +135,7 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
       await this.writer.write('decisions', [decision], e.requestId);
       await this.complete(e, decision.data.action, decision.data.safe, decision.data.flagged, scan.frames.length, scan.stoppedOnBlock);
     } catch (err) {
-      // An outage (503) is not the video's fault: thrown, it hands the job back for later (runAcceptedJob).
+      // An outage (503) is not the video's fault: thrown, it hands the job back for later (followAcceptedJobs).
       if (!(err instanceof DomainError) || err.kind === 'unavailable') throw err;
       this.logger.warn({ msg: `video ${d.decisionId} failed: ${err.code} ${err.details}`, requestId: e.requestId });
       await this.writer.write(
