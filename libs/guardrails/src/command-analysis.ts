@@ -11,6 +11,7 @@ import { CommandRisk, dangerousCommandRisks, Severity } from './rules/dangerous-
 import { hasPathGlob } from './paths/path-glob';
 import { interpreterCode } from './shell/interpreter-code';
 import { patternArgs } from './shell/pattern-args';
+import { referenceArgs, referencePath } from './shell/path-actions';
 import { flagsOf, SHELL_PROGRAMS } from './shell/shell-command';
 import { UNKNOWN_EXPANSION } from './shell/shell-lexer';
 import {
@@ -77,9 +78,15 @@ function pathUses(c: ShellCommand): PathUse[] {
   const operands = flagsOf(args).operands;
   const sedInPlace = program === 'sed' && args.some((a) => /^-[a-z]*i/.test(a) || a.startsWith('--in-place'));
   const patterns = patternArgs(program, args);
+  const refs = referenceArgs(program, args);
   args.forEach((a, k) => {
     // A key handed to ssh is used to log in, not read out (`ssh -i ~/.ssh/deploy host`); a pattern names no file.
-    if ((SSH_FAMILY.has(program) && args[k - 1] === '-i') || patterns.has(k)) return;
+    if ((SSH_FAMILY.has(program) && args[k - 1] === '-i') || patterns.has(k) || refs.skip.has(k)) return;
+    // `touch -r REF f` only reads REF's times.
+    if (refs.read.has(k)) {
+      if (looksLikePath(referencePath(a))) uses.push({ raw: referencePath(a), mode: 'read' });
+      return;
+    }
     const value = a.startsWith('@') ? a.slice(1) : /^[a-z-]*=/i.test(a) ? a.slice(a.indexOf('=') + 1).replace(/^@/, '') : a;
     if (!looksLikePath(value)) return;
     let mode: PathUse['mode'] = 'read';

@@ -35,4 +35,14 @@ describe('pathActions: paths a program writes through its options and its code',
     expect(writes("sed -n '/x/p' /etc/hosts")).toEqual([]);
     expect(writes('awk \'$3 > 1000 { print "/home/" $1 }\' /etc/passwd')).toEqual([]);
   });
+
+  it('reads the reference file of touch -r, truncate -r and chmod --reference, and changes only the target', () => {
+    const actions = (command: string) => parseShell(command).commands.flatMap((c) => pathActions(c).map((a) => `${a.verb} ${a.raw}`));
+    expect(actions('touch -r /bin/sh f')).toEqual(['read /bin/sh', 'write f']);
+    expect(actions('touch --reference=/bin/sh -d 2020-01-01 f')).toEqual(['read /bin/sh', 'write f']);
+    expect(actions('touch -t 202001010000 /usr/bin/x')).toEqual(['write /usr/bin/x']);
+    expect(actions('truncate -r /usr/bin/ls out.bin')).toEqual(['read /usr/bin/ls', 'truncate out.bin']);
+    expect(actions('chmod --reference=/etc/hosts notes.txt')).toEqual(['read /etc/hosts', 'permissions notes.txt']);
+    expect(actions('touch -r ref.txt /usr/bin/x')).toEqual(['read ref.txt', 'write /usr/bin/x']);
+  });
 });

@@ -144,6 +144,46 @@ const DISK_TOOLS: Readonly<Record<string, (args: readonly string[]) => boolean>>
   losetup: (a) => !a.some((x) => /^-(?:l|a|-list|-all)$/.test(x)) && a.some((x) => !x.startsWith('-')),
   tune2fs: (a) => a.some((x) => /^-[^l]/.test(x)),
 };
+/**
+ * Options whose value is a file the program only reads, to copy an attribute from it (`touch -r
+ * REF`, `chmod --reference=REF`, `truncate -r REF`), and options whose value is no path at all
+ * (`touch -d DATE`, `truncate -s SIZE`): neither is a file the program changes.
+ */
+const REFERENCE_OPTIONS: Readonly<Record<string, { read: readonly string[]; other: readonly string[] }>> = {
+  touch: { read: ['-r', '--reference'], other: ['-d', '--date', '-t'] },
+  truncate: { read: ['-r', '--reference'], other: ['-s', '--size'] },
+  chmod: { read: ['--reference'], other: [] },
+  chown: { read: ['--reference'], other: [] },
+  chgrp: { read: ['--reference'], other: [] },
+};
+
+/** Indexes of `args` that are reference files (read) or other option values (`skip`) of `program`. */
+export function referenceArgs(program: string, args: readonly string[]): { read: Set<number>; skip: Set<number> } {
+  const spec = REFERENCE_OPTIONS[program];
+  const read = new Set<number>();
+  const skip = new Set<number>();
+  if (!spec) return { read, skip };
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if (a === '--') break;
+    for (const [names, into] of [
+      [spec.read, read],
+      [spec.other, skip],
+    ] as const) {
+      // `-r REF` gives the next word; `--reference=REF` and `-rREF` the rest of this one.
+      if (names.includes(a) && k + 1 < args.length) into.add(k + 1);
+      else if (names.some((n) => (n.startsWith('--') ? a.startsWith(`${n}=`) : a.length > 2 && a.startsWith(n)))) into.add(k);
+    }
+    if (read.has(k + 1) || skip.has(k + 1)) k++;
+  }
+  return { read, skip };
+}
+
+/** The path in an argument `referenceArgs` marked: `--reference=/bin/sh` names /bin/sh. */
+export function referencePath(a: string): string {
+  return a.startsWith('--') ? a.slice(a.indexOf('=') + 1) : /^-[a-z]\S/.test(a) ? a.slice(2) : a;
+}
+
 /** A program that writes nothing itself, so `PROGRAM > file` only empties the file. */
 const EMPTY_OUTPUT = new Set(['', ':', 'true', 'false']);
 
@@ -168,6 +208,8 @@ function optionValues(args: readonly string[], options: readonly string[]): stri
 function operandsOf(program: string, args: readonly string[]): string[] {
   const skip = new Set(optionValues(args, OUTPUT_OPTIONS[program] ?? []));
   for (const k of patternArgs(program, args)) skip.add(args[k]);
+  const refs = referenceArgs(program, args);
+  for (const k of [...refs.read, ...refs.skip]) skip.add(args[k]);
   return flagsOf(args).operands.filter((a) => !skip.has(a));
 }
 
@@ -176,13 +218,18 @@ function argumentActions(c: ShellCommand): PathAction[] {
   const operands = operandsOf(program, args);
   const out: PathAction[] = [];
   const each = (list: readonly string[], verb: PathVerb) => list.forEach((raw) => out.push({ raw: valueOf(raw), verb }));
+  for (const k of referenceArgs(program, args).read) out.push({ raw: referencePath(args[k]), verb: 'read' });
   if (DELETERS.has(program)) each(operands, 'delete');
   else if (program === 'find' && args.some((a, k) => a === '-delete' || (/^-exec(?:dir)?$/.test(a) && /(?:^|\/)(?:rm|shred|unlink)$/.test(args[k + 1] ?? ''))))
     each(args.filter((a) => !a.startsWith('-')).slice(0, 1), 'delete');
   else if (program === 'truncate') each(operands, 'truncate');
   else if (DISK_TOOLS[program]) each(operands, DISK_TOOLS[program](args) ? 'write' : 'list');
   else if (PERMISSION_CHANGERS.has(program))
-    each(program === 'chattr' || program === 'setcap' || program === 'restorecon' ? operands : operands.slice(1), 'permissions');
+    // The first operand is the mode or owner, unless `--reference` gave it.
+    each(
+      program === 'chattr' || program === 'setcap' || program === 'restorecon' || referenceArgs(program, args).read.size > 0 ? operands : operands.slice(1),
+      'permissions',
+    );
   else if (program === 'mount' || program === 'umount') each(operands, 'mount');
   else if (CREATORS.has(program) || EDITORS.has(program)) each(operands, 'write');
   else if (program === 'ln') {
