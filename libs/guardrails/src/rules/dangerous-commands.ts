@@ -21,6 +21,7 @@ import {
   runsFile,
   substitutedDownloadRuns,
 } from './remote-code';
+import { privilegeReconRisks } from './privilege-recon';
 import { processControlRisks } from './process-control';
 import { shellEscapeRisks } from './shell-escape';
 import { shellHandoffRisks } from './shell-handoff';
@@ -282,6 +283,7 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
     }
     risks.push(...processControlRisks(c, pipeline));
     risks.push(...systemAdminRisks(c));
+    risks.push(...privilegeReconRisks(c));
     risks.push(...shellEscapeRisks(c, pipeline));
     // A program the precise rules already judged (an escape, a side door, a masquerade) needs no second word.
     if (!risks.some((r) => r.command === c && /^(?:shell_escape|side_door|user_shell|masquerade|accounts|persistence)$/.test(r.rule)))
