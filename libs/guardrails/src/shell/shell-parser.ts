@@ -9,7 +9,7 @@ import { normalizePath, PLACEHOLDER_WORKSPACE } from '../paths/path-normalizer';
 import { LexHost, LexWord, ShellLexer, UNKNOWN_EXPANSION } from './shell-lexer';
 import { INTERPRETERS, nestedScripts, SHELL_PROGRAMS, unwrapCommand, UnwrappedCommand } from './shell-command';
 import { foundUnder, MAX_FOUND_STARTS, printedPathRoots, xargsReplaceString } from './found-paths';
-import { LoopHeader, loopHeader, LoopTracker } from './shell-loops';
+import { LoopHeader, loopHeader, LoopTracker, readLoopHeader, readVariables } from './shell-loops';
 
 export const MAX_SHELL_DEPTH = 4;
 export const MAX_SHELL_COMMANDS = 256;
@@ -147,7 +147,9 @@ class ParseContext implements LexHost {
     const finish = () => {
       const loop = loopHeader(words);
       if (loop) this.enterLoop(loop, loops);
+      const reads = readLoopHeader(words);
       const cmd = this.finishCommand(words, redirects, pipeline, stage, depth, via);
+      if (reads) this.enterReadLoop(reads, stages, loops);
       if (cmd) stages.push(cmd);
       words = [];
       redirects = [];
@@ -203,12 +205,36 @@ class ParseContext implements LexHost {
     else this.setVariable(loop.name, loop.values[0]);
   }
 
+  /**
+   * `CMD | while read a b; do BODY; done`: BODY sees each variable as a line of CMD's output, only
+   * known at run time, that came from CMD (so `ps | grep sshd | awk … | while read p; do kill $p`
+   * kills sshd, and `curl … | while read l; do eval "$l"` evaluates a download). A variable
+   * holding whole lines of paths printed by `find`/`grep -l` is a file under each directory
+   * searched, as with `xargs`: BODY is read once per directory.
+   */
+  private enterReadLoop(names: readonly string[], upstream: readonly ShellCommand[], loops: LoopTracker): void {
+    for (const name of names) {
+      this.vars.delete(name);
+      this.varOrigins.delete(name);
+    }
+    const found = names.length === 1 ? foundInput(upstream) : [];
+    if (found.length > 0) {
+      const loop = { name: names[0], values: found.slice(0, MAX_FOUND_STARTS), kind: 'a while read loop' };
+      loops.header(loop);
+      this.setVariable(loop.name, loop.values[0]);
+    }
+    if (upstream.length === 0 || this.varOrigins.size >= MAX_VARIABLES) return;
+    this.substitutions.push([...upstream]);
+    for (const name of names) this.varOrigins.set(name, [this.substitutions.length - 1]);
+  }
+
   /** ...and read again for each other word; the variable keeps the last one, as in the shell. */
   private repeatLoop(loop: LoopHeader, bodyText: string, depth: number, via: string | null): void {
     for (const value of loop.values?.slice(1) ?? []) {
       if (this.truncated) return;
       this.setVariable(loop.name, value);
-      this.parse(bodyText, depth, `a for loop with ${loop.name}=${value}${via === null ? '' : ` inside ${via}`}`);
+      const shown = value.split(UNKNOWN_EXPANSION).join('$(\u2026)');
+      this.parse(bodyText, depth, `${loop.kind ?? 'a for loop'} with ${loop.name}=${shown}${via === null ? '' : ` inside ${via}`}`);
     }
   }
 
@@ -278,6 +304,13 @@ class ParseContext implements LexHost {
     );
     if (['export', 'declare', 'typeset', 'local', 'readonly'].includes(unwrapped.program)) {
       for (const w of words.slice(1)) if (ASSIGNMENT.test(w.text)) this.assign(w);
+    }
+    // `read x` sets x to a line of input: whatever it held before, it is now only known at run time.
+    if (unwrapped.program === 'read' && !unwrapped.dynamicProgram) {
+      for (const name of readVariables(unwrapped.args)) {
+        this.vars.delete(name);
+        this.varOrigins.delete(name);
+      }
     }
     const subIds = [...words.flatMap((w) => w.substitutions), ...lexRedirects.flatMap((r) => r.target.substitutions)];
     const cmd: ShellCommand = {
