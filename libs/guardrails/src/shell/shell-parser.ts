@@ -393,12 +393,19 @@ class ParseContext implements LexHost {
     return null;
   }
 
-  private pushDerived(argv: string[], depth: number, via: string, runner: ShellCommand): void {
+  /** `unknownInput`: the marker words stand for input only known at run time (xargs), not for names found in known directories. */
+  private pushDerived(argv: string[], depth: number, via: string, runner: ShellCommand, unknownInput = false): void {
     if (depth > MAX_SHELL_DEPTH) {
       this.depthExceeded = true;
       return;
     }
-    const words: LexWord[] = argv.map((text) => ({ t: 'word', text, dynamic: false, quoted: true, substitutions: [] }));
+    const words: LexWord[] = argv.map((text) => ({
+      t: 'word',
+      text,
+      dynamic: unknownInput && text.includes(UNKNOWN_EXPANSION),
+      quoted: true,
+      substitutions: [],
+    }));
     this.viaStack.push(via);
     const outer = this.runner;
     this.runner = runner;
@@ -431,15 +438,20 @@ class ParseContext implements LexHost {
         const input = literalOutput(stages.slice(0, k));
         // An xargs with no command of its own only prints what it is given.
         const found = input === null && u.programPath !== 'xargs' ? foundInput(stages.slice(0, k)) : [];
-        const extra = input?.split(/\s+/).filter(Boolean) ?? found;
         // parallel reads its inputs where `:::` would have given them; xargs appends them, or puts each where -I says.
         const parallel = u.program === 'parallel';
         const replace = parallel ? null : xargsReplaceString(stages[k].argv);
-        const via = `${parallel ? 'parallel' : 'xargs'} with its piped input${input === null ? ' (the paths found)' : ''}`;
+        // With a replace string (and `-d '\n'`, `-0`) each input line is one argument; otherwise each word.
+        const lines = replace !== null || parallel || stages[k].argv.some((a) => a === '-0' || a === '--null' || /^-d\s*(?:\\n|\n)$/.test(a));
+        const unknown = input === null && found.length === 0 ? runsInputAsCode(u, replace) : [];
+        const extra = input?.split(lines ? /\n/ : /\s+/).filter((x) => x.trim() !== '') ?? (found.length > 0 ? found : unknown);
+        const via = `${parallel ? 'parallel' : 'xargs'} with its piped input${input !== null ? '' : found.length > 0 ? ' (the paths found)' : ' (only known at run time)'}`;
+        const unknownInput = extra === unknown && unknown.length > 0;
         if (replace !== null && u.args.some((a) => a.includes(replace)))
           for (const e of extra.slice(0, MAX_FOUND_STARTS))
-            this.pushDerived([u.programPath, ...u.args.map((a) => a.split(replace).join(e))], depth + 1, via, stages[k]);
-        else if (extra.length > 0) this.pushDerived([u.programPath, ...u.args, ...(parallel ? [':::'] : []), ...extra.slice(0, 64)], depth + 1, via, stages[k]);
+            this.pushDerived([u.programPath, ...u.args.map((a) => a.split(replace).join(e))], depth + 1, via, stages[k], unknownInput);
+        else if (extra.length > 0)
+          this.pushDerived([u.programPath, ...u.args, ...(parallel ? [':::'] : []), ...extra.slice(0, 64)], depth + 1, via, stages[k], unknownInput);
         continue;
       }
       if (!SHELL_PROGRAMS.has(u.program) || u.args.some((a) => !a.startsWith('-'))) continue;
@@ -462,6 +474,23 @@ class ParseContext implements LexHost {
     if (this.vars.size >= MAX_VARIABLES && !this.vars.has(name)) return;
     this.vars.set(name, value.slice(0, MAX_VARIABLE_LENGTH));
   }
+}
+
+/**
+ * `cat cmds | xargs -I{} sh -c '{}'`, `… | xargs sh -c`, `… | xargs -I% eval %`: a shell, eval or
+ * interpreter whose code is an input line only known at run time. The line stands as one unknown
+ * argument, so the code is escalated like `sh -c "$x"`; other programs are not given it (an
+ * unknown file for `rm` says nothing the command does not).
+ */
+function runsInputAsCode(u: UnwrappedCommand, replace: string | null): string[] {
+  const shell = SHELL_PROGRAMS.has(u.program);
+  if (replace !== null)
+    return (shell || u.program === 'eval' || INTERPRETERS.has(u.program.replace(/[0-9.]+$/, ''))) && u.args.some((a) => a.includes(replace))
+      ? [UNKNOWN_EXPANSION]
+      : [];
+  // `sh -c` with no script after it takes its script from the first argument xargs appends.
+  const c = u.args.findIndex((a) => /^-[a-z]*c[a-z]*$/i.test(a));
+  return shell && c >= 0 && !u.args.slice(c + 1).some((a) => !a.startsWith('-')) ? [UNKNOWN_EXPANSION] : [];
 }
 
 /** Line filters that pass on some of the paths they are given, still paths. */
