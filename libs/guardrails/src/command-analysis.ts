@@ -10,6 +10,7 @@ import { matchesPathPrefix, normalizePath } from './paths/path-normalizer';
 import { CommandRisk, dangerousCommandRisks, Severity } from './rules/dangerous-commands';
 import { hasPathGlob } from './paths/path-glob';
 import { interpreterCode } from './shell/interpreter-code';
+import { embeddedFiles, optionOutputs } from './shell/file-options';
 import { patternArgs } from './shell/pattern-args';
 import { referenceArgs, referencePath } from './shell/path-actions';
 import { flagsOf, SHELL_PROGRAMS } from './shell/shell-command';
@@ -98,6 +99,11 @@ function pathUses(c: ShellCommand): PathUse[] {
     if (/^\d+$|^-$/.test(r.target) || !looksLikePath(r.target)) continue;
     uses.push({ raw: r.target, mode: OUTPUT_REDIRECT.test(r.op) ? 'write' : 'read' });
   }
+  // What the program writes through its options and output operands, and files named inside arguments.
+  const writes = new Set(optionOutputs(program, args));
+  for (const u of uses) if (writes.has(u.raw)) u.mode = 'write';
+  for (const w of writes) if (!uses.some((u) => u.raw === w)) uses.push({ raw: w, mode: 'write' });
+  for (const f of embeddedFiles(program, args)) if (!uses.some((u) => u.raw === f.raw && u.mode === f.verb)) uses.push({ raw: f.raw, mode: f.verb });
   // Paths quoted inside interpreter one-liners: python3 -c "open('/etc/shadow')".
   if (isInterpreter(c.unwrapped) && !SHELL_PROGRAMS.has(program)) {
     const code = interpreterCode(program, args) ?? '';

@@ -4,6 +4,7 @@
  * them. `critical` findings force a block; GUARDRAILS.md has the full table.
  */
 import { normalizePath } from '../paths/path-normalizer';
+import { embeddedFiles } from '../shell/file-options';
 import { patternArgs } from '../shell/pattern-args';
 import { flagsOf } from '../shell/shell-command';
 import { canonicalPipeline, literalOutput, ParsedShell, pipelinesOf, ShellCommand } from '../shell/shell-parser';
@@ -90,6 +91,8 @@ function credentialRead(c: ShellCommand): string | null {
     reads.push(a.startsWith('@') ? a.slice(1) : /^[\w.-]*=/.test(a) ? a.slice(a.indexOf('=') + 1).replace(/^@/, '') : a);
   }
   for (const r of c.redirects) if (r.op === '<' || r.op === '<>') reads.push(r.target);
+  // A file named inside an argument: `-f/etc/shadow`, socat's `FILE:/etc/shadow`, SQL's `load_file('/etc/shadow')`.
+  for (const f of embeddedFiles(u.program, u.args)) if (f.verb === 'read') reads.push(f.raw);
   for (const r of reads) {
     if (!/[/~.]/.test(r)) continue;
     const kind = credentialKind(normalizePath(r, c.cwd));

@@ -3,6 +3,7 @@
  * into, moves away, deletes, truncates, changes permissions or owner of, mounts. The system
  * zones (rules/system-zones.ts) judge each verb by where it lands.
  */
+import { embeddedFiles, optionOutputs } from './file-options';
 import { patternArgs } from './pattern-args';
 import { flagsOf } from './shell-command';
 import { ShellCommand } from './shell-parser';
@@ -254,7 +255,10 @@ function argumentActions(c: ShellCommand): PathAction[] {
   const extracts = program === 'tar' ? args.some((a) => /^-?[a-zA-Z]*x/.test(a) || a === '--extract') : true;
   if (extracts) each(outputs, 'write');
   each(codeWrites(program, args), 'write');
-  return out;
+  each(optionOutputs(program, args), 'write');
+  for (const f of embeddedFiles(program, args)) out.push(f);
+  // One action per path and verb: an output named by two tables is one write.
+  return out.filter((a, k) => out.findIndex((b) => b.raw === a.raw && b.verb === a.verb) === k);
 }
 
 /** Every path the command names, with what it does to it (arguments, `key=/path`, `@file`, redirects). */
