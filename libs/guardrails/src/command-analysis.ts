@@ -106,7 +106,8 @@ function pathUses(c: ShellCommand): PathUse[] {
   for (const f of embeddedFiles(program, args)) if (!uses.some((u) => u.raw === f.raw && u.mode === f.verb)) uses.push({ raw: f.raw, mode: f.verb });
   // Paths quoted inside interpreter one-liners: python3 -c "open('/etc/shadow')".
   if (isInterpreter(c.unwrapped) && !SHELL_PROGRAMS.has(program)) {
-    const code = interpreterCode(program, args) ?? '';
+    // The code given as an argument, or fed on stdin (`echo 'print(open("/etc/shadow").read())' | python3`).
+    const code = interpreterCode(program, args) ?? c.stdin ?? '';
     for (const m of code.slice(0, 8192).matchAll(/['"]((?:\/|~\/)[^'"\s]{1,256})['"]/g)) uses.push({ raw: m[1], mode: 'read' });
   }
   return uses;

@@ -45,4 +45,17 @@ describe('pathActions: paths a program writes through its options and its code',
     expect(actions('chmod --reference=/etc/hosts notes.txt')).toEqual(['read /etc/hosts', 'permissions notes.txt']);
     expect(actions('touch -r ref.txt /usr/bin/x')).toEqual(['read ref.txt', 'write /usr/bin/x']);
   });
+
+  it('reads code fed on stdin like code given as an argument, and more write idioms', () => {
+    expect(writes('echo \'open("/usr/local/bin/x", "w").write("x")\' | python3')).toEqual(['/usr/local/bin/x']);
+    expect(writes('php <<< \'<?php file_put_contents("/etc/motd", "x");\'')).toEqual(['/etc/motd']);
+    expect(writes('perl -e \'open my $f, ">", "/usr/local/bin/x"; print $f "x"\'')).toEqual(['/usr/local/bin/x']);
+    expect(writes('perl -e \'open F, ">/etc/hosts"; print F "x"\'')).toEqual(['/etc/hosts']);
+    expect(writes('ruby -e \'IO.write("/usr/local/bin/x", "x")\'')).toEqual(['/usr/local/bin/x']);
+    expect(writes('node -e \'require("fs").createWriteStream("/etc/x")\'')).toEqual(['/etc/x']);
+    expect(writes('lua -e \'io.output("/etc/x"); io.write("x")\'')).toEqual(['/etc/x']);
+    // Text that is not fed to a program that runs code is no code.
+    expect(writes('echo \'open("/etc/x","w")\' | grep open')).toEqual([]);
+    expect(writes("echo 'print(1)' | python3")).toEqual([]);
+  });
 });

@@ -91,7 +91,9 @@ const CODE_WRITES: ReadonlyArray<RegExp> = [
   /(?:print|printf)[^>"]{0,200}>>?\s*"((?:\/|~\/)[^"]{1,256})"/g,
   /open\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*(?:['"](?:>>?|\+>|\+<)['"]\s*,\s*)?['"](?:>>?|\+>|\+<)?\s*((?:\/|~\/)[^'"]{1,256})['"]/g,
   /open\s*\(\s*['"]((?:\/|~\/)[^'"]{1,256})['"]\s*,\s*['"][^'"]*[wa+][^'"]*['"]/g,
-  /(?:File\.(?:write|open)|writeFileSync|appendFileSync|writeFile|appendFile|file_put_contents|fopen|Path)\s*\(\s*['"]((?:\/|~\/)[^'"]{1,256})['"]/g,
+  /(?:File\.(?:write|open|binwrite)|IO\.(?:write|binwrite)|writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|file_put_contents|fopen|Path|io\.output)\s*\(\s*['"]((?:\/|~\/)[^'"]{1,256})['"]/g,
+  // Perl without parentheses: `open my $f, '>', '/f'`, `open F, ">/f"`.
+  /\bopen\s+(?:my\s+)?\$?\w+\s*,\s*['"](?:>>?|\+>|\+<)(?:['"]\s*,\s*['"])?\s*((?:\/|~\/)[^'"]{1,256})['"]/g,
   /(?:^|[;\n}])\s*(?:\d+|\$|\/[^/\n]{0,200}\/)?\s*w\s+((?:\/|~\/)\S{1,256})/g,
   /(?:^|[|\s:])(?:w|write|sav|saveas)!?\s+((?:\/|~\/)\S{1,256})/g,
 ];
@@ -105,10 +107,10 @@ function codeWrites(program: string, args: readonly string[]): string[] {
     const text = a.slice(0, 8192);
     // The sed `w` and editor `:w` forms only in those programs' scripts.
     const res = /sed$/.test(program)
-      ? CODE_WRITES.slice(4, 5)
+      ? CODE_WRITES.slice(5, 6)
       : /^(?:vi|vim|nvim|ex|view|rvim)$/.test(program)
-        ? CODE_WRITES.slice(5)
-        : CODE_WRITES.slice(0, 4);
+        ? CODE_WRITES.slice(6)
+        : CODE_WRITES.slice(0, 5);
     for (const re of res) for (const m of text.matchAll(re)) if (out.length < 16) out.push(m[1]);
   }
   return out;
@@ -254,7 +256,8 @@ function argumentActions(c: ShellCommand): PathAction[] {
   const outputs = optionValues(args, [...(OUTPUT_OPTIONS[program] ?? []), ...GENERIC_OUTPUTS]);
   const extracts = program === 'tar' ? args.some((a) => /^-?[a-zA-Z]*x/.test(a) || a === '--extract') : true;
   if (extracts) each(outputs, 'write');
-  each(codeWrites(program, args), 'write');
+  // Code fed on stdin (`echo 'open("/f","w")…' | python3`) writes like code given as an argument.
+  each(codeWrites(program, c.stdin === undefined ? args : [...args, c.stdin]), 'write');
   each(optionOutputs(program, args), 'write');
   for (const f of embeddedFiles(program, args)) out.push(f);
   // One action per path and verb: an output named by two tables is one write.

@@ -47,6 +47,8 @@ export interface ShellCommand {
   inDefinition: boolean;
   /** The command that runs this one with arguments it supplies (`find -exec`, `xargs`, `parallel`); null otherwise. */
   from: ShellCommand | null;
+  /** Known text on its stdin: a literal piped in (`echo '…' | python3`) or a herestring; absent when unknown. */
+  stdin?: string;
   unwrapped: UnwrappedCommand;
 }
 
@@ -431,6 +433,12 @@ class ParseContext implements LexHost {
     if (crontab > 0) {
       const content = literalOutput(stages.slice(0, crontab));
       if (content !== null) this.parseCron(content, false, depth, 'crontab');
+    }
+    for (let k = 0; k < stages.length; k++) {
+      const here = stages[k].redirects.find((r) => r.op === '<<<');
+      const fed = k > 0 ? literalOutput(stages.slice(0, k)) : null;
+      if (here !== undefined && !stages[k].dynamic.some(Boolean)) stages[k].stdin = here.target;
+      else if (fed !== null) stages[k].stdin = fed;
     }
     for (let k = 1; k < stages.length; k++) {
       const u = stages[k].unwrapped;
