@@ -129,7 +129,7 @@ function table(outcomes: Outcome[], key: (o: Outcome) => string): string[] {
     const n = list.length;
     const s = list.filter((o) => stopped(o.verdict)).length;
     const b = list.filter((o) => o.verdict.action === 'block').length;
-    lines.push(`| ${k.replace(/\u0000.*$/, '')} | ${list[0].row.expect} | ${n} | ${pct(n - s, n)} | ${pct(s, n)} | ${pct(b, n)} |`);
+    lines.push(`| ${k.replace(/\u0000.*$/, '')} | ${list[0].row.expect} | ${n} | ${pct(n - s, n)} (${n - s}) | ${pct(s, n)} (${s}) | ${pct(b, n)} (${b}) |`);
   }
   return lines;
 }
