@@ -16,6 +16,7 @@ describe('killing and stopping system processes', () => {
     ["ps aux | grep sshd | awk '{print $2}' | while read pid; do kill -9 $pid; done", 'flag', 'kills sshd, a system daemon'],
     ['ps -eo pid= | while read -r p; do kill -9 "$p"; done', 'flag', 'kills every process ps lists'],
     ["pgrep -f 'node server' | while read pid; do kill $pid; done", 'warn', null],
+    ['while read pid; do kill -9 $pid; done < <(pgrep -x auditd)', 'flag', 'kills auditd, a security or audit agent'],
     ["kill -9 $(ps -ef | awk '{print $2}')", 'flag', 'kills every process ps lists'],
     ['pkill -9 -u root', 'flag', 'pkill of every process of root'],
     ['systemctl stop auditd.service', 'flag', 'systemctl stop auditd.service, a security or audit agent'],

@@ -17,6 +17,8 @@ export interface LoopHeader {
   values: string[] | null;
   /** How reasons name the loop: `a for loop` unless said. */
   kind?: string;
+  /** A `while read` loop whose input is not piped in: the variables it reads, for `done < <(cmd)`. */
+  reads?: readonly string[];
 }
 
 /** `read` options that take a value (`-d DELIM`, `-p PROMPT`, `-u FD`...); `-a NAME` names an array. */

@@ -149,6 +149,12 @@ describe('shell parser', () => {
         (x) => x.unwrapped.program === 'kill',
       );
       expect(kill?.substituted.map((x) => x.unwrapped.program)).toEqual(['ps', 'grep', 'awk']);
+      // ...also when they follow the loop as a process substitution: the body is read again with them.
+      const kills = parseShell("while read p; do kill $p; done < <(ps aux | grep sshd | awk '{print $2}')").commands.filter(
+        (x) => x.unwrapped.program === 'kill',
+      );
+      expect(kills.map((k) => k.substituted.map((x) => x.unwrapped.program))).toEqual([[], ['ps', 'grep', 'awk']]);
+      expect(kills[1].via).toBe('a while read loop reading <(\u2026)');
     });
 
     it('reads the body once per directory searched when the lines are paths found there', () => {
@@ -159,6 +165,7 @@ describe('shell parser', () => {
         'chmod 777 /opt/\u27e8\u2026\u27e9',
       ]);
       expect(parseShell('find /opt /srv | while read f; do rm "$f"; done').commands[3].via).toBe('a while read loop with f=/srv/$(\u2026)');
+      expect(runs('while read -r f; do chmod 777 "$f"; done < <(find /opt -type f)')).toContain('chmod 777 /opt/\u27e8\u2026\u27e9');
       // Two variables split each line: neither is a whole path.
       expect(runs('find /opt | while read a b; do rm "$a"; done')).toEqual(['find /opt', 'read a b', 'rm $a']);
     });

@@ -146,12 +146,16 @@ class ParseContext implements LexHost {
     let stages: ShellCommand[] = [];
     let body: { name: string; start: number; depth: number } | null = null;
     const loops = new LoopTracker();
+    /** A `while read` loop just closed by `done`, whose input may follow: `done < <(cmd)`. */
+    let readInput: { names: readonly string[]; body: string } | null = null;
     const finish = () => {
       const loop = loopHeader(words);
       if (loop) this.enterLoop(loop, loops);
       const reads = readLoopHeader(words);
       const cmd = this.finishCommand(words, redirects, pipeline, stage, depth, via);
       if (reads) this.enterReadLoop(reads, stages, loops);
+      if (readInput !== null) this.readLoopInput(readInput, redirects, depth, via);
+      readInput = null;
       if (cmd) stages.push(cmd);
       words = [];
       redirects = [];
@@ -173,7 +177,8 @@ class ParseContext implements LexHost {
       if (tok.t === 'word') {
         if (words.length === 0 && pendingRedirect === null && !tok.quoted && (tok.text === 'do' || tok.text === 'done')) {
           const closed = loops.reserved(tok.text, lexer.position, lexer.source);
-          if (closed) this.repeatLoop(closed.header, closed.body, depth, via);
+          if (closed?.header.reads) readInput = { names: closed.header.reads, body: closed.body };
+          else if (closed) this.repeatLoop(closed.header, closed.body, depth, via);
         }
         if (pendingRedirect !== null) {
           redirects.push({ ...pendingRedirect, target: tok });
@@ -219,6 +224,8 @@ class ParseContext implements LexHost {
       this.vars.delete(name);
       this.varOrigins.delete(name);
     }
+    // No input piped in: it may follow the loop (`done < <(cmd)`), where the body is read again with it.
+    if (upstream.length === 0) loops.header({ name: names[0], values: null, kind: 'a while read loop', reads: names });
     const found = names.length === 1 ? foundInput(upstream) : [];
     if (found.length > 0) {
       const loop = { name: names[0], values: found.slice(0, MAX_FOUND_STARTS), kind: 'a while read loop' };
@@ -228,6 +235,35 @@ class ParseContext implements LexHost {
     if (upstream.length === 0 || this.varOrigins.size >= MAX_VARIABLES) return;
     this.substitutions.push([...upstream]);
     for (const name of names) this.varOrigins.set(name, [this.substitutions.length - 1]);
+  }
+
+  /**
+   * `while read p; do BODY; done < <(CMD)`: the body was read with the variables unknown; read
+   * it again knowing the lines come from CMD (and, for paths CMD finds, once per directory).
+   */
+  private readLoopInput(
+    loop: { names: readonly string[]; body: string },
+    redirects: ReadonlyArray<{ op: string; target: LexWord }>,
+    depth: number,
+    via: string | null,
+  ): void {
+    const input = redirects.find((r) => r.op === '<' && r.target.substitutions.length > 0);
+    const produced = input?.target.substitutions.flatMap((id) => this.substitutions[id] ?? []).filter((c) => c.depth === depth + 1) ?? [];
+    if (produced.length === 0 || this.truncated) return;
+    const last = produced[produced.length - 1].pipeline;
+    const upstream = produced.filter((c) => c.pipeline === last).sort((a, b) => a.stage - b.stage);
+    const found = loop.names.length === 1 ? foundInput(upstream).slice(0, MAX_FOUND_STARTS) : [];
+    const where = `a while read loop reading <(\u2026)${via === null ? '' : ` inside ${via}`}`;
+    for (const value of found.length > 0 ? found : [null]) {
+      if (this.truncated) return;
+      for (const name of loop.names) this.vars.delete(name);
+      if (value !== null) this.setVariable(loop.names[0], value);
+      if (this.varOrigins.size < MAX_VARIABLES) {
+        this.substitutions.push(upstream);
+        for (const name of loop.names) this.varOrigins.set(name, [this.substitutions.length - 1]);
+      }
+      this.parse(loop.body, depth, where);
+    }
   }
 
   /** ...and read again for each other word; the variable keeps the last one, as in the shell. */
