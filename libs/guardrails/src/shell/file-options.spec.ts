@@ -32,6 +32,8 @@ describe('files a program reads or writes through its options', () => {
     expect(outputs('xxd -r dump.hex /usr/local/bin/x')).toEqual(['/usr/local/bin/x']);
     expect(outputs('dos2unix -n in.txt /etc/x')).toEqual(['/etc/x']);
     expect(outputs('script /var/log/x')).toEqual(['/var/log/x']);
+    expect(outputs('nmap -oN /usr/local/bin/x localhost')).toEqual(['/usr/local/bin/x']);
+    expect(outputs('nmap -oA scans/out localhost')).toEqual(['scans/out']);
   });
 
   it('finds files named inside arguments: glued to an option, in socat addresses, in SQL', () => {

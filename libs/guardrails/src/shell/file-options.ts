@@ -19,7 +19,7 @@ const O_NOT_OUTPUT = new Set([
   ...['ls', 'dir', 'grep', 'egrep', 'fgrep', 'zgrep', 'rg', 'ag', 'ps', 'find', 'xargs', 'mount', 'umount', 'ssh', 'scp', 'sftp', 'ssh-keygen'],
   ...['lsblk', 'findmnt', 'df', 'join', 'cpio', 'tar', 'bsdtar', 'unzip', 'zip', 'pkill', 'pgrep', 'lsof', 'ss', 'netstat', 'ip', 'top', 'htop'],
   ...['rsync', 'useradd', 'usermod', 'groupadd', 'bash', 'sh', 'zsh', 'dash', 'ksh', 'set', 'apt', 'apt-get', 'dpkg', 'strings', 'od', 'hexdump'],
-  ...['pr', 'kubectl', 'oc', 'helm', 'yq', 'java', 'mpv', 'fuser', 'iostat', 'vmstat', 'sar', 'pidstat', 'blkid', 'lspci', 'lsusb', 'sysctl'],
+  ...['pr', 'kubectl', 'oc', 'helm', 'yq', 'java', 'mpv', 'nmap', 'fuser', 'iostat', 'vmstat', 'sar', 'pidstat', 'blkid', 'lspci', 'lsusb', 'sysctl'],
 ]);
 /** Long options that name a file the program writes, beyond `--output` and its kin (path-actions.ts). */
 const LONG_OUTPUTS =
@@ -77,12 +77,16 @@ function positionalOutputs(program: string, args: readonly string[]): string[] {
   return [];
 }
 
+/** Options that name an output file in one program's manual: nmap `-oN|-oX|-oG|-oS|-oA FILE`, screen `-Logfile FILE`. */
+const PROGRAM_OUTPUTS: Readonly<Record<string, RegExp>> = { nmap: /^-o[NXGSA]$/, screen: /^-Logfile$/ };
+
 /** Output options of any program: `-o FILE`/`-oFILE` (unless its -o means something else) and long names for output files. */
 function outputOptions(program: string, args: readonly string[]): string[] {
   const out: string[] = [];
   args.forEach((a, k) => {
     const next = args[k + 1];
-    if (a === '-o' && !O_NOT_OUTPUT.has(program) && next !== undefined) out.push(next);
+    if (PROGRAM_OUTPUTS[program]?.test(a) && next !== undefined) out.push(next);
+    else if (a === '-o' && !O_NOT_OUTPUT.has(program) && next !== undefined) out.push(next);
     else if (/^-o[/~.]/.test(a) && !O_NOT_OUTPUT.has(program)) out.push(a.slice(2));
     else if (LONG_OUTPUTS.test(a) && next !== undefined) out.push(next);
     else if (a.startsWith('--') && LONG_OUTPUTS.test(a.slice(0, a.indexOf('=') < 0 ? a.length : a.indexOf('=')))) out.push(a.slice(a.indexOf('=') + 1));

@@ -54,6 +54,11 @@ describe('pathActions: paths a program writes through its options and its code',
     expect(writes('ruby -e \'IO.write("/usr/local/bin/x", "x")\'')).toEqual(['/usr/local/bin/x']);
     expect(writes('node -e \'require("fs").createWriteStream("/etc/x")\'')).toEqual(['/etc/x']);
     expect(writes('lua -e \'io.output("/etc/x"); io.write("x")\'')).toEqual(['/etc/x']);
+    expect(writes("echo 'set f [open /etc/x w]; puts $f x' | tclsh")).toEqual(['/etc/x']);
+    expect(writes('jjs -e \'new java.io.FileWriter("/etc/x").write("x")\'')).toEqual(['/etc/x']);
+    expect(writes('julia -e \'open("/etc/x","w") do f; write(f,"x"); end\'')).toEqual(['/etc/x']);
+    expect(writes('Rscript -e \'sink("/etc/x"); cat("x")\'')).toEqual(['/etc/x']);
+    expect(writes("echo 'set f [open /etc/hosts r]' | tclsh")).toEqual([]);
     // Text that is not fed to a program that runs code is no code.
     expect(writes('echo \'open("/etc/x","w")\' | grep open')).toEqual([]);
     expect(writes("echo 'print(1)' | python3")).toEqual([]);

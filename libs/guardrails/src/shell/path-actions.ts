@@ -90,14 +90,17 @@ const GENERIC_OUTPUTS = [
 const CODE_WRITES: ReadonlyArray<RegExp> = [
   /(?:print|printf)[^>"]{0,200}>>?\s*"((?:\/|~\/)[^"]{1,256})"/g,
   /open\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*(?:['"](?:>>?|\+>|\+<)['"]\s*,\s*)?['"](?:>>?|\+>|\+<)?\s*((?:\/|~\/)[^'"]{1,256})['"]/g,
-  /open\s*\(\s*['"]((?:\/|~\/)[^'"]{1,256})['"]\s*,\s*['"][^'"]*[wa+][^'"]*['"]/g,
+  /(?:open|file)\s*\(\s*['"]((?:\/|~\/)[^'"]{1,256})['"]\s*,\s*['"][^'"]*[wa+][^'"]*['"]/g,
   /(?:File\.(?:write|open|binwrite)|IO\.(?:write|binwrite)|writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|file_put_contents|fopen|Path|io\.output)\s*\(\s*['"]((?:\/|~\/)[^'"]{1,256})['"]/g,
+  // Java from JavaScript (jjs, jrunscript), R's sink, Tcl's `open /f w`.
+  /(?:File(?:Writer|OutputStream)|PrintWriter|sink)\s*\(\s*['"]((?:\/|~\/)[^'"]{1,256})['"]|\bopen\s+['"]?((?:\/|~\/)[^'"\s]{1,256})['"]?\s+['"]?[wa]\+?\b/g,
   // Perl without parentheses: `open my $f, '>', '/f'`, `open F, ">/f"`.
   /\bopen\s+(?:my\s+)?\$?\w+\s*,\s*['"](?:>>?|\+>|\+<)(?:['"]\s*,\s*['"])?\s*((?:\/|~\/)[^'"]{1,256})['"]/g,
   /(?:^|[;\n}])\s*(?:\d+|\$|\/[^/\n]{0,200}\/)?\s*w\s+((?:\/|~\/)\S{1,256})/g,
   /(?:^|[|\s:])(?:w|write|sav|saveas)!?\s+((?:\/|~\/)\S{1,256})/g,
 ];
-const CODE_PROGRAMS = /^(?:g|m|n)?awk$|^g?sed$|^(?:vi|vim|nvim|ex|view|rvim)$|^perl|^python|^ruby|^node|^php|^bun|^deno$|^lua/;
+const CODE_PROGRAMS =
+  /^(?:g|m|n)?awk$|^g?sed$|^(?:vi|vim|nvim|ex|view|rvim)$|^perl|^python|^ruby|^irb$|^node|^php|^bun|^deno$|^lua|^julia$|^tclsh|^wish$|^jjs$|^jrunscript$|^r$|^rscript$/;
 
 function codeWrites(program: string, args: readonly string[]): string[] {
   if (!CODE_PROGRAMS.test(program)) return [];
@@ -107,11 +110,11 @@ function codeWrites(program: string, args: readonly string[]): string[] {
     const text = a.slice(0, 8192);
     // The sed `w` and editor `:w` forms only in those programs' scripts.
     const res = /sed$/.test(program)
-      ? CODE_WRITES.slice(5, 6)
+      ? CODE_WRITES.slice(6, 7)
       : /^(?:vi|vim|nvim|ex|view|rvim)$/.test(program)
-        ? CODE_WRITES.slice(6)
-        : CODE_WRITES.slice(0, 5);
-    for (const re of res) for (const m of text.matchAll(re)) if (out.length < 16) out.push(m[1]);
+        ? CODE_WRITES.slice(7)
+        : CODE_WRITES.slice(0, 6);
+    for (const re of res) for (const m of text.matchAll(re)) if (out.length < 16) out.push(m[1] ?? m[2]);
   }
   return out;
 }
