@@ -3,8 +3,9 @@
  * string alone), so quoting, wrappers, absolute program paths and nesting do not hide
  * them. `critical` findings force a block; GUARDRAILS.md has the full table.
  */
-import { normalizePath } from '../paths/path-normalizer';
+import { normalizePath, PLACEHOLDER_WORKSPACE } from '../paths/path-normalizer';
 import { embeddedFiles } from '../shell/file-options';
+import { pathActions } from '../shell/path-actions';
 import { patternArgs } from '../shell/pattern-args';
 import { flagsOf } from '../shell/shell-command';
 import { canonicalPipeline, literalOutput, ParsedShell, pipelinesOf, ShellCommand } from '../shell/shell-parser';
@@ -160,9 +161,14 @@ function persistence(c: ShellCommand): Hit[] {
   const { program, args } = c.unwrapped;
   const written = c.redirects.filter((r) => /^(?:>|>>|>\||&>|&>>)$/.test(r.op)).map((r) => r.target);
   if (program === 'tee') written.push(...flagsOf(args).operands);
+  const redirected = written.length;
+  // Written any other way: copied or moved there, an editor, an output option, code (`sqlite3 '.output /etc/cron.d/x'`).
+  for (const a of pathActions(c)) if ((a.verb === 'write' || a.verb === 'copy_into' || a.verb === 'move_into') && !written.includes(a.raw)) written.push(a.raw);
   const hits: Hit[] = [];
-  for (const t of written) {
+  for (const [k, t] of written.entries()) {
     const key = normalizePath(t, c.cwd).key;
+    // Made or linked in a project (`touch .bash_profile`, `ln -s .bashrc .bash_profile`), a dotfile is not the user's startup file.
+    if (k >= redirected && SHELL_STARTUP.test(key) && (key === PLACEHOLDER_WORKSPACE || key.startsWith(`${PLACEHOLDER_WORKSPACE}/`))) continue;
     if (/\/\.ssh\/authorized_keys2?$/.test(key)) hits.push(['persistence', 'high', 'adds an SSH key to authorized_keys (persistence)']);
     else if (BOOT_OR_SCHEDULE.test(key)) hits.push(['persistence', 'high', `writes ${t}, which runs code at boot or on a schedule (persistence)`]);
     // A startup file written asks for approval (flag), not a block: `npm completion >> ~/.bashrc` is everyday.

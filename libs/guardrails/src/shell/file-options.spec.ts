@@ -56,6 +56,12 @@ describe('files a program reads or writes through its options', () => {
     expect(exec('socat -u FILE:/etc/shadow STDOUT').categories).toContain('dangerous_command');
     expect(exec('sqlite3 db ".output /usr/local/bin/x" "select 1"').categories).toContain('system_change');
     expect(exec('mysql -e "select load_file(\'/etc/shadow\')"').action).toBe('block');
+    // A schedule or startup file written any way is persistence, as one written by a redirect is.
+    expect(exec('sqlite3 app.db ".output /etc/cron.d/job" "select 1"').reasons.join('\n')).toContain('which runs code at boot or on a schedule (persistence)');
+    expect(exec('cp job /etc/cron.d/job').reasons.join('\n')).toContain('which runs code at boot or on a schedule (persistence)');
+    expect(exec('touch ~/.bash_profile').reasons.join('\n')).toContain('modifies shell startup file ~/.bash_profile (persistence)');
+    expect(exec('touch .bash_profile').reasons.join('\n')).not.toContain('persistence');
+    expect(exec('ln -s .bashrc .bash_profile').reasons.join('\n')).not.toContain('persistence');
     // Everyday uses stay as they were.
     for (const command of ['gcc -I/usr/include -L/usr/lib -o build/app main.c', 'tar -czf dist.tgz build', 'zip -r out.zip src', 'sort -o sorted.txt in.txt'])
       expect({ command, action: exec(command).action }).toEqual({ command, action: 'warn' });
