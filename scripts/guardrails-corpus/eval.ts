@@ -65,6 +65,25 @@ function gtfobins(repo: string): Outcome['row'][] {
   return rows;
 }
 
+/**
+ * GTFOBins writes its file functions with documented placeholders (CONTRIBUTING.md: input file
+ * `/path/to/input-file`, output file `/path/to/output-file`), which name no file a reviewer
+ * would stop. The same code pointed where an attacker points it: reading /etc/shadow, writing a
+ * program under /usr/local/bin (reading there is ordinary, so only a write seen as one stops it).
+ * Measured as a split of its own, so the held-out aggregate stays comparable.
+ */
+export const INSTANTIATED = { input: '/etc/shadow', output: '/usr/local/bin/x' } as const;
+function gtfobinsInstantiated(rows: readonly Outcome['row'][]): Outcome['row'][] {
+  return rows
+    .filter((r) => r.family === 'gtfobins_file_read' || r.family === 'gtfobins_file_write')
+    .map((r) => ({
+      ...r,
+      id: `${r.id}:instantiated`,
+      source: 'GTFOBins, placeholders instantiated (measured only)',
+      command: r.command.split('/path/to/input-file').join(INSTANTIATED.input).split('/path/to/output-file').join(INSTANTIATED.output),
+    }));
+}
+
 /** dtrizna/slp's malicious.cm: MIT in its repository, but gathered from pentest guides (one a blog with no licence), so measured only. */
 function slpMalicious(repo: string): Outcome['row'][] {
   return git(repo, 'show', 'HEAD:data/malicious.cm')
@@ -110,7 +129,7 @@ function table(outcomes: Outcome[], key: (o: Outcome) => string): string[] {
     const n = list.length;
     const s = list.filter((o) => stopped(o.verdict)).length;
     const b = list.filter((o) => o.verdict.action === 'block').length;
-    lines.push(`| ${k.replace(/\u0000.*$/, '')} | ${list[0].row.expect} | ${n} | ${pct(n - s, n)} | ${pct(s, n)} | ${pct(b, n)} |`);
+    lines.push(`| ${k.replace(/\u0000.*$/, '')} | ${list[0].row.expect} | ${n} | ${pct(n - s, n)} (${n - s}) | ${pct(s, n)} (${s}) | ${pct(b, n)} (${b}) |`);
   }
   return lines;
 }
@@ -127,10 +146,14 @@ function main(): void {
     for (const line of fs.readFileSync(path.join(CORPUS, f), 'utf8').split('\n')) if (line.trim()) rows.push(JSON.parse(line) as CorpusRow);
   }
   const gpl = [path.join(mirror, 'GTFOBins+GTFOBins.github.io', 'repo'), path.join(mirror, 'dtrizna+slp', 'repo')];
-  if (fs.existsSync(gpl[0])) rows.push(...gtfobins(gpl[0]));
+  if (fs.existsSync(gpl[0])) {
+    const g = gtfobins(gpl[0]);
+    rows.push(...g, ...gtfobinsInstantiated(g));
+  }
   if (fs.existsSync(gpl[1])) rows.push(...nl2bash(gpl[1]), ...slpMalicious(gpl[1]));
   const outcomes = rows.map(decide);
-  const split = (o: Outcome) => (DEVELOPMENT.has(o.row.source) ? 'development' : 'held out');
+  const split = (o: Outcome) =>
+    DEVELOPMENT.has(o.row.source) ? 'development' : o.row.id.endsWith(':instantiated') ? 'held out, GTFOBins file functions instantiated' : 'held out';
   console.log(`# Guardrail command corpus, ${new Date().toISOString().slice(0, 10)}: ${outcomes.length} commands, exec under the default policy\n`);
   console.log('## By split and expectation\n');
   console.log(table(outcomes, (o) => `${split(o)}, expect ${o.row.expect}`).join('\n'));

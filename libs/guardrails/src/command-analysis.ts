@@ -10,7 +10,9 @@ import { matchesPathPrefix, normalizePath } from './paths/path-normalizer';
 import { CommandRisk, dangerousCommandRisks, Severity } from './rules/dangerous-commands';
 import { hasPathGlob } from './paths/path-glob';
 import { interpreterCode } from './shell/interpreter-code';
+import { embeddedFiles, optionOutputs } from './shell/file-options';
 import { patternArgs } from './shell/pattern-args';
+import { referenceArgs, referencePath } from './shell/path-actions';
 import { flagsOf, SHELL_PROGRAMS } from './shell/shell-command';
 import { UNKNOWN_EXPANSION } from './shell/shell-lexer';
 import {
@@ -77,9 +79,15 @@ function pathUses(c: ShellCommand): PathUse[] {
   const operands = flagsOf(args).operands;
   const sedInPlace = program === 'sed' && args.some((a) => /^-[a-z]*i/.test(a) || a.startsWith('--in-place'));
   const patterns = patternArgs(program, args);
+  const refs = referenceArgs(program, args);
   args.forEach((a, k) => {
     // A key handed to ssh is used to log in, not read out (`ssh -i ~/.ssh/deploy host`); a pattern names no file.
-    if ((SSH_FAMILY.has(program) && args[k - 1] === '-i') || patterns.has(k)) return;
+    if ((SSH_FAMILY.has(program) && args[k - 1] === '-i') || patterns.has(k) || refs.skip.has(k)) return;
+    // `touch -r REF f` only reads REF's times.
+    if (refs.read.has(k)) {
+      if (looksLikePath(referencePath(a))) uses.push({ raw: referencePath(a), mode: 'read' });
+      return;
+    }
     const value = a.startsWith('@') ? a.slice(1) : /^[a-z-]*=/i.test(a) ? a.slice(a.indexOf('=') + 1).replace(/^@/, '') : a;
     if (!looksLikePath(value)) return;
     let mode: PathUse['mode'] = 'read';
@@ -91,9 +99,15 @@ function pathUses(c: ShellCommand): PathUse[] {
     if (/^\d+$|^-$/.test(r.target) || !looksLikePath(r.target)) continue;
     uses.push({ raw: r.target, mode: OUTPUT_REDIRECT.test(r.op) ? 'write' : 'read' });
   }
+  // What the program writes through its options and output operands, and files named inside arguments.
+  const writes = new Set(optionOutputs(program, args));
+  for (const u of uses) if (writes.has(u.raw)) u.mode = 'write';
+  for (const w of writes) if (!uses.some((u) => u.raw === w)) uses.push({ raw: w, mode: 'write' });
+  for (const f of embeddedFiles(program, args)) if (!uses.some((u) => u.raw === f.raw && u.mode === f.verb)) uses.push({ raw: f.raw, mode: f.verb });
   // Paths quoted inside interpreter one-liners: python3 -c "open('/etc/shadow')".
   if (isInterpreter(c.unwrapped) && !SHELL_PROGRAMS.has(program)) {
-    const code = interpreterCode(program, args) ?? '';
+    // The code given as an argument, or fed on stdin (`echo 'print(open("/etc/shadow").read())' | python3`).
+    const code = interpreterCode(program, args) ?? c.stdin ?? '';
     for (const m of code.slice(0, 8192).matchAll(/['"]((?:\/|~\/)[^'"\s]{1,256})['"]/g)) uses.push({ raw: m[1], mode: 'read' });
   }
   return uses;

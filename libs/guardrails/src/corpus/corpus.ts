@@ -6,6 +6,7 @@ import { DANGEROUS_SKILLS, SAFE_SKILLS } from './skill-cases';
 import { HELD_OUT_DANGEROUS, HELD_OUT_SAFE } from './held-out-cases';
 import { REVIEW_DANGEROUS, REVIEW_SAFE } from './review-cases';
 import { DANGEROUS_SYSTEM, SAFE_SYSTEM } from './system-cases';
+import { DANGEROUS_HANDOFF, SAFE_HANDOFF } from './handoff-cases';
 
 export const CORPUS: readonly CorpusCase[] = [
   ...SAFE_COMMANDS,
@@ -22,4 +23,6 @@ export const CORPUS: readonly CorpusCase[] = [
   ...REVIEW_DANGEROUS,
   ...SAFE_SYSTEM,
   ...DANGEROUS_SYSTEM,
+  ...SAFE_HANDOFF,
+  ...DANGEROUS_HANDOFF,
 ];

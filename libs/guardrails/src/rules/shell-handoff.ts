@@ -6,6 +6,7 @@
  * terminal). Programs whose command-taking options are known are judged precisely by the
  * shell-escape and side-door rules; this rule covers every other program.
  */
+import { handedCommandLines } from '../shell/handed-commands';
 import { INTERPRETERS, SHELL_PROGRAMS } from '../shell/shell-command';
 import { ShellCommand } from '../shell/shell-parser';
 import { CommandRisk } from './command-risk';
@@ -34,7 +35,9 @@ const NOT_RUNNERS = new Set([
 export function shellHandoffRisks(c: ShellCommand): CommandRisk[] {
   const { program, args } = c.unwrapped;
   if (program === '' || NOT_RUNNERS.has(program) || SHELL_PROGRAMS.has(program) || INTERPRETERS.has(program.replace(/[0-9.]+$/, ''))) return [];
-  const given = args.find((a) => SHELL_PATH.test(a));
+  // A shell handed as a command line (`PROG -e /bin/sh`) is judged where it runs (shell_escape).
+  const handed = handedCommandLines(program, args, false).map((h) => h.script);
+  const given = args.find((a) => SHELL_PATH.test(a) && !handed.some((h) => a === h || a.endsWith(`=${h}`)));
   if (given === undefined) return [];
   const shell = (/\/(?:usr\/)?(?:local\/)?bin\/\w+/.exec(given) ?? [given])[0];
   return [

@@ -84,6 +84,13 @@ describe('system zones', () => {
     expect(v.categories).toEqual(['sensitive_action', 'system_change', 'privilege_escalation']);
   });
 
+  it('does not read a reference file as a file written (touch -r, chmod --reference)', () => {
+    expect(exec('touch -r /bin/sh f')).toMatchObject({ action: 'warn', categories: ['sensitive_action'] });
+    expect(exec('chmod --reference=/usr/bin/ls ./run.sh').action).toBe('warn');
+    expect(exec('touch -r /etc/hosts f').reasons).toContain('command reads "/etc/hosts", under sensitive prefix "/etc"');
+    expect(exec('touch -r ./ref /usr/bin/ls').categories).toContain('system_change');
+  });
+
   it('reports a system change once, not again as a sensitive path', () => {
     const v = exec('echo 127.0.0.1 x >> /etc/hosts');
     expect(v.categories).toEqual(['sensitive_action', 'system_change']);

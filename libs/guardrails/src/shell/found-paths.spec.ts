@@ -58,7 +58,7 @@ describe('paths a program finds and hands on', () => {
     for (const command of [
       'find . -name "*.o" -exec rm {} \\;',
       'find src -name "*.ts" | xargs grep foo',
-      'find /usr/bin -perm -4000 | xargs ls -la',
+      'find /usr/bin -type f | xargs ls -la',
       'find . -print0 | xargs -0',
     ])
       expect(exec(command).action).toBe('warn');

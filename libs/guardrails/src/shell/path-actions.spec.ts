@@ -35,4 +35,32 @@ describe('pathActions: paths a program writes through its options and its code',
     expect(writes("sed -n '/x/p' /etc/hosts")).toEqual([]);
     expect(writes('awk \'$3 > 1000 { print "/home/" $1 }\' /etc/passwd')).toEqual([]);
   });
+
+  it('reads the reference file of touch -r, truncate -r and chmod --reference, and changes only the target', () => {
+    const actions = (command: string) => parseShell(command).commands.flatMap((c) => pathActions(c).map((a) => `${a.verb} ${a.raw}`));
+    expect(actions('touch -r /bin/sh f')).toEqual(['read /bin/sh', 'write f']);
+    expect(actions('touch --reference=/bin/sh -d 2020-01-01 f')).toEqual(['read /bin/sh', 'write f']);
+    expect(actions('touch -t 202001010000 /usr/bin/x')).toEqual(['write /usr/bin/x']);
+    expect(actions('truncate -r /usr/bin/ls out.bin')).toEqual(['read /usr/bin/ls', 'truncate out.bin']);
+    expect(actions('chmod --reference=/etc/hosts notes.txt')).toEqual(['read /etc/hosts', 'permissions notes.txt']);
+    expect(actions('touch -r ref.txt /usr/bin/x')).toEqual(['read ref.txt', 'write /usr/bin/x']);
+  });
+
+  it('reads code fed on stdin like code given as an argument, and more write idioms', () => {
+    expect(writes('echo \'open("/usr/local/bin/x", "w").write("x")\' | python3')).toEqual(['/usr/local/bin/x']);
+    expect(writes('php <<< \'<?php file_put_contents("/etc/motd", "x");\'')).toEqual(['/etc/motd']);
+    expect(writes('perl -e \'open my $f, ">", "/usr/local/bin/x"; print $f "x"\'')).toEqual(['/usr/local/bin/x']);
+    expect(writes('perl -e \'open F, ">/etc/hosts"; print F "x"\'')).toEqual(['/etc/hosts']);
+    expect(writes('ruby -e \'IO.write("/usr/local/bin/x", "x")\'')).toEqual(['/usr/local/bin/x']);
+    expect(writes('node -e \'require("fs").createWriteStream("/etc/x")\'')).toEqual(['/etc/x']);
+    expect(writes('lua -e \'io.output("/etc/x"); io.write("x")\'')).toEqual(['/etc/x']);
+    expect(writes("echo 'set f [open /etc/x w]; puts $f x' | tclsh")).toEqual(['/etc/x']);
+    expect(writes('jjs -e \'new java.io.FileWriter("/etc/x").write("x")\'')).toEqual(['/etc/x']);
+    expect(writes('julia -e \'open("/etc/x","w") do f; write(f,"x"); end\'')).toEqual(['/etc/x']);
+    expect(writes('Rscript -e \'sink("/etc/x"); cat("x")\'')).toEqual(['/etc/x']);
+    expect(writes("echo 'set f [open /etc/hosts r]' | tclsh")).toEqual([]);
+    // Text that is not fed to a program that runs code is no code.
+    expect(writes('echo \'open("/etc/x","w")\' | grep open')).toEqual([]);
+    expect(writes("echo 'print(1)' | python3")).toEqual([]);
+  });
 });

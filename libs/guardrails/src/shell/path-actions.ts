@@ -3,6 +3,7 @@
  * into, moves away, deletes, truncates, changes permissions or owner of, mounts. The system
  * zones (rules/system-zones.ts) judge each verb by where it lands.
  */
+import { embeddedFiles, optionOutputs } from './file-options';
 import { patternArgs } from './pattern-args';
 import { flagsOf } from './shell-command';
 import { ShellCommand } from './shell-parser';
@@ -89,12 +90,17 @@ const GENERIC_OUTPUTS = [
 const CODE_WRITES: ReadonlyArray<RegExp> = [
   /(?:print|printf)[^>"]{0,200}>>?\s*"((?:\/|~\/)[^"]{1,256})"/g,
   /open\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*(?:['"](?:>>?|\+>|\+<)['"]\s*,\s*)?['"](?:>>?|\+>|\+<)?\s*((?:\/|~\/)[^'"]{1,256})['"]/g,
-  /open\s*\(\s*['"]((?:\/|~\/)[^'"]{1,256})['"]\s*,\s*['"][^'"]*[wa+][^'"]*['"]/g,
-  /(?:File\.(?:write|open)|writeFileSync|appendFileSync|writeFile|appendFile|file_put_contents|fopen|Path)\s*\(\s*['"]((?:\/|~\/)[^'"]{1,256})['"]/g,
+  /(?:open|file)\s*\(\s*['"]((?:\/|~\/)[^'"]{1,256})['"]\s*,\s*['"][^'"]*[wa+][^'"]*['"]/g,
+  /(?:File\.(?:write|open|binwrite)|IO\.(?:write|binwrite)|writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|file_put_contents|fopen|Path|io\.output)\s*\(\s*['"]((?:\/|~\/)[^'"]{1,256})['"]/g,
+  // Java from JavaScript (jjs, jrunscript), R's sink, Tcl's `open /f w`.
+  /(?:File(?:Writer|OutputStream)|PrintWriter|sink)\s*\(\s*['"]((?:\/|~\/)[^'"]{1,256})['"]|\bopen\s+['"]?((?:\/|~\/)[^'"\s]{1,256})['"]?\s+['"]?[wa]\+?\b/g,
+  // Perl without parentheses: `open my $f, '>', '/f'`, `open F, ">/f"`.
+  /\bopen\s+(?:my\s+)?\$?\w+\s*,\s*['"](?:>>?|\+>|\+<)(?:['"]\s*,\s*['"])?\s*((?:\/|~\/)[^'"]{1,256})['"]/g,
   /(?:^|[;\n}])\s*(?:\d+|\$|\/[^/\n]{0,200}\/)?\s*w\s+((?:\/|~\/)\S{1,256})/g,
   /(?:^|[|\s:])(?:w|write|sav|saveas)!?\s+((?:\/|~\/)\S{1,256})/g,
 ];
-const CODE_PROGRAMS = /^(?:g|m|n)?awk$|^g?sed$|^(?:vi|vim|nvim|ex|view|rvim)$|^perl|^python|^ruby|^node|^php|^bun|^deno$|^lua/;
+const CODE_PROGRAMS =
+  /^(?:g|m|n)?awk$|^g?sed$|^(?:vi|vim|nvim|ex|view|rvim)$|^perl|^python|^ruby|^irb$|^node|^php|^bun|^deno$|^lua|^julia$|^tclsh|^wish$|^jjs$|^jrunscript$|^r$|^rscript$/;
 
 function codeWrites(program: string, args: readonly string[]): string[] {
   if (!CODE_PROGRAMS.test(program)) return [];
@@ -104,11 +110,11 @@ function codeWrites(program: string, args: readonly string[]): string[] {
     const text = a.slice(0, 8192);
     // The sed `w` and editor `:w` forms only in those programs' scripts.
     const res = /sed$/.test(program)
-      ? CODE_WRITES.slice(4, 5)
+      ? CODE_WRITES.slice(6, 7)
       : /^(?:vi|vim|nvim|ex|view|rvim)$/.test(program)
-        ? CODE_WRITES.slice(5)
-        : CODE_WRITES.slice(0, 4);
-    for (const re of res) for (const m of text.matchAll(re)) if (out.length < 16) out.push(m[1]);
+        ? CODE_WRITES.slice(7)
+        : CODE_WRITES.slice(0, 6);
+    for (const re of res) for (const m of text.matchAll(re)) if (out.length < 16) out.push(m[1] ?? m[2]);
   }
   return out;
 }
@@ -144,6 +150,46 @@ const DISK_TOOLS: Readonly<Record<string, (args: readonly string[]) => boolean>>
   losetup: (a) => !a.some((x) => /^-(?:l|a|-list|-all)$/.test(x)) && a.some((x) => !x.startsWith('-')),
   tune2fs: (a) => a.some((x) => /^-[^l]/.test(x)),
 };
+/**
+ * Options whose value is a file the program only reads, to copy an attribute from it (`touch -r
+ * REF`, `chmod --reference=REF`, `truncate -r REF`), and options whose value is no path at all
+ * (`touch -d DATE`, `truncate -s SIZE`): neither is a file the program changes.
+ */
+const REFERENCE_OPTIONS: Readonly<Record<string, { read: readonly string[]; other: readonly string[] }>> = {
+  touch: { read: ['-r', '--reference'], other: ['-d', '--date', '-t'] },
+  truncate: { read: ['-r', '--reference'], other: ['-s', '--size'] },
+  chmod: { read: ['--reference'], other: [] },
+  chown: { read: ['--reference'], other: [] },
+  chgrp: { read: ['--reference'], other: [] },
+};
+
+/** Indexes of `args` that are reference files (read) or other option values (`skip`) of `program`. */
+export function referenceArgs(program: string, args: readonly string[]): { read: Set<number>; skip: Set<number> } {
+  const spec = REFERENCE_OPTIONS[program];
+  const read = new Set<number>();
+  const skip = new Set<number>();
+  if (!spec) return { read, skip };
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if (a === '--') break;
+    for (const [names, into] of [
+      [spec.read, read],
+      [spec.other, skip],
+    ] as const) {
+      // `-r REF` gives the next word; `--reference=REF` and `-rREF` the rest of this one.
+      if (names.includes(a) && k + 1 < args.length) into.add(k + 1);
+      else if (names.some((n) => (n.startsWith('--') ? a.startsWith(`${n}=`) : a.length > 2 && a.startsWith(n)))) into.add(k);
+    }
+    if (read.has(k + 1) || skip.has(k + 1)) k++;
+  }
+  return { read, skip };
+}
+
+/** The path in an argument `referenceArgs` marked: `--reference=/bin/sh` names /bin/sh. */
+export function referencePath(a: string): string {
+  return a.startsWith('--') ? a.slice(a.indexOf('=') + 1) : /^-[a-z]\S/.test(a) ? a.slice(2) : a;
+}
+
 /** A program that writes nothing itself, so `PROGRAM > file` only empties the file. */
 const EMPTY_OUTPUT = new Set(['', ':', 'true', 'false']);
 
@@ -168,6 +214,8 @@ function optionValues(args: readonly string[], options: readonly string[]): stri
 function operandsOf(program: string, args: readonly string[]): string[] {
   const skip = new Set(optionValues(args, OUTPUT_OPTIONS[program] ?? []));
   for (const k of patternArgs(program, args)) skip.add(args[k]);
+  const refs = referenceArgs(program, args);
+  for (const k of [...refs.read, ...refs.skip]) skip.add(args[k]);
   return flagsOf(args).operands.filter((a) => !skip.has(a));
 }
 
@@ -176,13 +224,18 @@ function argumentActions(c: ShellCommand): PathAction[] {
   const operands = operandsOf(program, args);
   const out: PathAction[] = [];
   const each = (list: readonly string[], verb: PathVerb) => list.forEach((raw) => out.push({ raw: valueOf(raw), verb }));
+  for (const k of referenceArgs(program, args).read) out.push({ raw: referencePath(args[k]), verb: 'read' });
   if (DELETERS.has(program)) each(operands, 'delete');
   else if (program === 'find' && args.some((a, k) => a === '-delete' || (/^-exec(?:dir)?$/.test(a) && /(?:^|\/)(?:rm|shred|unlink)$/.test(args[k + 1] ?? ''))))
     each(args.filter((a) => !a.startsWith('-')).slice(0, 1), 'delete');
   else if (program === 'truncate') each(operands, 'truncate');
   else if (DISK_TOOLS[program]) each(operands, DISK_TOOLS[program](args) ? 'write' : 'list');
   else if (PERMISSION_CHANGERS.has(program))
-    each(program === 'chattr' || program === 'setcap' || program === 'restorecon' ? operands : operands.slice(1), 'permissions');
+    // The first operand is the mode or owner, unless `--reference` gave it.
+    each(
+      program === 'chattr' || program === 'setcap' || program === 'restorecon' || referenceArgs(program, args).read.size > 0 ? operands : operands.slice(1),
+      'permissions',
+    );
   else if (program === 'mount' || program === 'umount') each(operands, 'mount');
   else if (CREATORS.has(program) || EDITORS.has(program)) each(operands, 'write');
   else if (program === 'ln') {
@@ -206,8 +259,12 @@ function argumentActions(c: ShellCommand): PathAction[] {
   const outputs = optionValues(args, [...(OUTPUT_OPTIONS[program] ?? []), ...GENERIC_OUTPUTS]);
   const extracts = program === 'tar' ? args.some((a) => /^-?[a-zA-Z]*x/.test(a) || a === '--extract') : true;
   if (extracts) each(outputs, 'write');
-  each(codeWrites(program, args), 'write');
-  return out;
+  // Code fed on stdin (`echo 'open("/f","w")…' | python3`) writes like code given as an argument.
+  each(codeWrites(program, c.stdin === undefined ? args : [...args, c.stdin]), 'write');
+  each(optionOutputs(program, args), 'write');
+  for (const f of embeddedFiles(program, args)) out.push(f);
+  // One action per path and verb: an output named by two tables is one write.
+  return out.filter((a, k) => out.findIndex((b) => b.raw === a.raw && b.verb === a.verb) === k);
 }
 
 /** Every path the command names, with what it does to it (arguments, `key=/path`, `@file`, redirects). */

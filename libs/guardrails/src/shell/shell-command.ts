@@ -6,6 +6,7 @@
  * interpreter one-liners) are surfaced for the parser to analyse.
  */
 import { findStarts, withFoundPaths } from './found-paths';
+import { handedCommandLines } from './handed-commands';
 import { interpreterCode, shellCallsIn } from './interpreter-code';
 import { launcherScripts, readsArgsFromStdin } from './launcher-scripts';
 import { UNKNOWN_EXPANSION } from './shell-lexer';
@@ -171,7 +172,10 @@ export function nestedScripts(u: UnwrappedCommand, herestring: string | null): N
     if (herestring !== null) out.push({ script: herestring, via: `${program} <<<` });
   }
   for (const w of u.wrapperScripts) out.push({ script: w.script, via: `${w.wrapper} -c` });
-  out.push(...launcherScripts(program, args));
+  const launched = launcherScripts(program, args);
+  out.push(...launched);
+  const known = launched.length > 0 || INTERPRETERS.has(program.replace(/[0-9.]+$/, '')) || INTERPRETERS.has(program);
+  out.push(...handedCommandLines(program, args, known));
   if (program === 'eval' && args.length > 0) out.push({ script: args.join(' '), via: 'eval' });
   if (program === 'su') {
     const c = args.findIndex((a) => a === '-c' || a === '--command' || a.startsWith('--command='));

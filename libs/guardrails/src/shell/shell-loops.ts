@@ -15,6 +15,42 @@ export interface LoopHeader {
   name: string;
   /** The words NAME takes, or null when the list is only known at run time. */
   values: string[] | null;
+  /** How reasons name the loop: `a for loop` unless said. */
+  kind?: string;
+  /** A `while read` loop whose input is not piped in: the variables it reads, for `done < <(cmd)`. */
+  reads?: readonly string[];
+}
+
+/** `read` options that take a value (`-d DELIM`, `-p PROMPT`, `-u FD`...); `-a NAME` names an array. */
+const READ_VALUE_OPTIONS = /^-[dinNptu]$/;
+
+/**
+ * The variables a `while read A B` (or `until read`) loop sets from its input, one line at a
+ * time, else null. `while IFS= read -r line`, `while read -r a b; do`: the values are only known
+ * at run time, so the body sees them as unknown (and where the input came from).
+ */
+export function readLoopHeader(all: readonly LexWord[]): string[] | null {
+  let k = 0;
+  while (k < all.length && !all[k].quoted && LEADING.has(all[k].text)) k++;
+  if (k >= all.length || all[k].quoted || (all[k].text !== 'while' && all[k].text !== 'until')) return null;
+  k++;
+  while (k < all.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(all[k].text)) k++;
+  if (k >= all.length || all[k].quoted || all[k].text !== 'read') return null;
+  return readVariables(all.slice(k + 1).map((w) => w.text));
+}
+
+/** The variable names `read ARGS` assigns (`REPLY` when none is named). */
+export function readVariables(args: readonly string[]): string[] {
+  const names: string[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if (a === '-a') names.push(args[++k] ?? '');
+    else if (READ_VALUE_OPTIONS.test(a)) k++;
+    else if (a.startsWith('-')) continue;
+    else names.push(a);
+  }
+  const valid = names.filter((n) => NAME.test(n));
+  return valid.length > 0 ? valid.slice(0, MAX_LOOP_VALUES) : ['REPLY'];
 }
 
 /** `for NAME in WORDS` / `select NAME in WORDS` / `for NAME` (the positional arguments), else null. */

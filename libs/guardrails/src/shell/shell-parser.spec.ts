@@ -135,6 +135,42 @@ describe('shell parser', () => {
     });
   });
 
+  describe('while read loops', () => {
+    it('leaves the variables read unknown, whatever they held before', () => {
+      const rm = (script: string) => parseShell(script).commands.find((x) => x.unwrapped.program === 'rm');
+      expect(rm('f=/tmp/x; ls | while read f; do rm -rf $f; done')?.dynamic).toEqual([false, false, true]);
+      expect(rm('f=/tmp/x; while IFS= read -r -d "" f; do rm -rf "$f"; done < list')?.dynamic).toEqual([false, false, true]);
+      expect(rm('x=/tmp; read -p "dir? " x; rm -rf $x')?.argv).toEqual(['rm', '-rf', '$x']);
+      expect(rm('REPLY=/tmp; while read; do rm -rf "$REPLY"; done')?.dynamic).toEqual([false, false, true]);
+    });
+
+    it('gives the body the commands that produced the lines', () => {
+      const kill = parseShell("ps aux | grep sshd | awk '{print $2}' | while read pid; do kill -9 $pid; done").commands.find(
+        (x) => x.unwrapped.program === 'kill',
+      );
+      expect(kill?.substituted.map((x) => x.unwrapped.program)).toEqual(['ps', 'grep', 'awk']);
+      // ...also when they follow the loop as a process substitution: the body is read again with them.
+      const kills = parseShell("while read p; do kill $p; done < <(ps aux | grep sshd | awk '{print $2}')").commands.filter(
+        (x) => x.unwrapped.program === 'kill',
+      );
+      expect(kills.map((k) => k.substituted.map((x) => x.unwrapped.program))).toEqual([[], ['ps', 'grep', 'awk']]);
+      expect(kills[1].via).toBe('a while read loop reading <(\u2026)');
+    });
+
+    it('reads the body once per directory searched when the lines are paths found there', () => {
+      expect(runs('find /usr/lib /opt -name "*.so" | while read -r f; do chmod 777 "$f"; done')).toEqual([
+        'find /usr/lib /opt -name *.so',
+        'read -r f',
+        'chmod 777 /usr/lib/\u27e8\u2026\u27e9',
+        'chmod 777 /opt/\u27e8\u2026\u27e9',
+      ]);
+      expect(parseShell('find /opt /srv | while read f; do rm "$f"; done').commands[3].via).toBe('a while read loop with f=/srv/$(\u2026)');
+      expect(runs('while read -r f; do chmod 777 "$f"; done < <(find /opt -type f)')).toContain('chmod 777 /opt/\u27e8\u2026\u27e9');
+      // Two variables split each line: neither is a whole path.
+      expect(runs('find /opt | while read a b; do rm "$a"; done')).toEqual(['find /opt', 'read a b', 'rm $a']);
+    });
+  });
+
   describe('nesting', () => {
     it('recurses into bash -c, sh -c, eval, su -c and ssh remote commands', () => {
       for (const script of ['bash -c "rm -rf /"', "sh -lc 'rm -rf /'", 'eval rm -rf /', "su root -c 'rm -rf /'", "ssh -p 22 host 'rm -rf /'"]) {

@@ -9,7 +9,7 @@ import { normalizePath, PLACEHOLDER_WORKSPACE } from '../paths/path-normalizer';
 import { LexHost, LexWord, ShellLexer, UNKNOWN_EXPANSION } from './shell-lexer';
 import { INTERPRETERS, nestedScripts, SHELL_PROGRAMS, unwrapCommand, UnwrappedCommand } from './shell-command';
 import { foundUnder, MAX_FOUND_STARTS, printedPathRoots, xargsReplaceString } from './found-paths';
-import { LoopHeader, loopHeader, LoopTracker } from './shell-loops';
+import { LoopHeader, loopHeader, LoopTracker, readLoopHeader, readVariables } from './shell-loops';
 
 export const MAX_SHELL_DEPTH = 4;
 export const MAX_SHELL_COMMANDS = 256;
@@ -47,6 +47,8 @@ export interface ShellCommand {
   inDefinition: boolean;
   /** The command that runs this one with arguments it supplies (`find -exec`, `xargs`, `parallel`); null otherwise. */
   from: ShellCommand | null;
+  /** Known text on its stdin: a literal piped in (`echo '…' | python3`) or a herestring; absent when unknown. */
+  stdin?: string;
   unwrapped: UnwrappedCommand;
 }
 
@@ -144,10 +146,16 @@ class ParseContext implements LexHost {
     let stages: ShellCommand[] = [];
     let body: { name: string; start: number; depth: number } | null = null;
     const loops = new LoopTracker();
+    /** A `while read` loop just closed by `done`, whose input may follow: `done < <(cmd)`. */
+    let readInput: { names: readonly string[]; body: string } | null = null;
     const finish = () => {
       const loop = loopHeader(words);
       if (loop) this.enterLoop(loop, loops);
+      const reads = readLoopHeader(words);
       const cmd = this.finishCommand(words, redirects, pipeline, stage, depth, via);
+      if (reads) this.enterReadLoop(reads, stages, loops);
+      if (readInput !== null) this.readLoopInput(readInput, redirects, depth, via);
+      readInput = null;
       if (cmd) stages.push(cmd);
       words = [];
       redirects = [];
@@ -169,7 +177,8 @@ class ParseContext implements LexHost {
       if (tok.t === 'word') {
         if (words.length === 0 && pendingRedirect === null && !tok.quoted && (tok.text === 'do' || tok.text === 'done')) {
           const closed = loops.reserved(tok.text, lexer.position, lexer.source);
-          if (closed) this.repeatLoop(closed.header, closed.body, depth, via);
+          if (closed?.header.reads) readInput = { names: closed.header.reads, body: closed.body };
+          else if (closed) this.repeatLoop(closed.header, closed.body, depth, via);
         }
         if (pendingRedirect !== null) {
           redirects.push({ ...pendingRedirect, target: tok });
@@ -203,12 +212,67 @@ class ParseContext implements LexHost {
     else this.setVariable(loop.name, loop.values[0]);
   }
 
+  /**
+   * `CMD | while read a b; do BODY; done`: BODY sees each variable as a line of CMD's output, only
+   * known at run time, that came from CMD (so `ps | grep sshd | awk … | while read p; do kill $p`
+   * kills sshd, and `curl … | while read l; do eval "$l"` evaluates a download). A variable
+   * holding whole lines of paths printed by `find`/`grep -l` is a file under each directory
+   * searched, as with `xargs`: BODY is read once per directory.
+   */
+  private enterReadLoop(names: readonly string[], upstream: readonly ShellCommand[], loops: LoopTracker): void {
+    for (const name of names) {
+      this.vars.delete(name);
+      this.varOrigins.delete(name);
+    }
+    // No input piped in: it may follow the loop (`done < <(cmd)`), where the body is read again with it.
+    if (upstream.length === 0) loops.header({ name: names[0], values: null, kind: 'a while read loop', reads: names });
+    const found = names.length === 1 ? foundInput(upstream) : [];
+    if (found.length > 0) {
+      const loop = { name: names[0], values: found.slice(0, MAX_FOUND_STARTS), kind: 'a while read loop' };
+      loops.header(loop);
+      this.setVariable(loop.name, loop.values[0]);
+    }
+    if (upstream.length === 0 || this.varOrigins.size >= MAX_VARIABLES) return;
+    this.substitutions.push([...upstream]);
+    for (const name of names) this.varOrigins.set(name, [this.substitutions.length - 1]);
+  }
+
+  /**
+   * `while read p; do BODY; done < <(CMD)`: the body was read with the variables unknown; read
+   * it again knowing the lines come from CMD (and, for paths CMD finds, once per directory).
+   */
+  private readLoopInput(
+    loop: { names: readonly string[]; body: string },
+    redirects: ReadonlyArray<{ op: string; target: LexWord }>,
+    depth: number,
+    via: string | null,
+  ): void {
+    const input = redirects.find((r) => r.op === '<' && r.target.substitutions.length > 0);
+    const produced = input?.target.substitutions.flatMap((id) => this.substitutions[id] ?? []).filter((c) => c.depth === depth + 1) ?? [];
+    if (produced.length === 0 || this.truncated) return;
+    const last = produced[produced.length - 1].pipeline;
+    const upstream = produced.filter((c) => c.pipeline === last).sort((a, b) => a.stage - b.stage);
+    const found = loop.names.length === 1 ? foundInput(upstream).slice(0, MAX_FOUND_STARTS) : [];
+    const where = `a while read loop reading <(\u2026)${via === null ? '' : ` inside ${via}`}`;
+    for (const value of found.length > 0 ? found : [null]) {
+      if (this.truncated) return;
+      for (const name of loop.names) this.vars.delete(name);
+      if (value !== null) this.setVariable(loop.names[0], value);
+      if (this.varOrigins.size < MAX_VARIABLES) {
+        this.substitutions.push(upstream);
+        for (const name of loop.names) this.varOrigins.set(name, [this.substitutions.length - 1]);
+      }
+      this.parse(loop.body, depth, where);
+    }
+  }
+
   /** ...and read again for each other word; the variable keeps the last one, as in the shell. */
   private repeatLoop(loop: LoopHeader, bodyText: string, depth: number, via: string | null): void {
     for (const value of loop.values?.slice(1) ?? []) {
       if (this.truncated) return;
       this.setVariable(loop.name, value);
-      this.parse(bodyText, depth, `a for loop with ${loop.name}=${value}${via === null ? '' : ` inside ${via}`}`);
+      const shown = value.split(UNKNOWN_EXPANSION).join('$(\u2026)');
+      this.parse(bodyText, depth, `${loop.kind ?? 'a for loop'} with ${loop.name}=${shown}${via === null ? '' : ` inside ${via}`}`);
     }
   }
 
@@ -278,6 +342,13 @@ class ParseContext implements LexHost {
     );
     if (['export', 'declare', 'typeset', 'local', 'readonly'].includes(unwrapped.program)) {
       for (const w of words.slice(1)) if (ASSIGNMENT.test(w.text)) this.assign(w);
+    }
+    // `read x` sets x to a line of input: whatever it held before, it is now only known at run time.
+    if (unwrapped.program === 'read' && !unwrapped.dynamicProgram) {
+      for (const name of readVariables(unwrapped.args)) {
+        this.vars.delete(name);
+        this.varOrigins.delete(name);
+      }
     }
     const subIds = [...words.flatMap((w) => w.substitutions), ...lexRedirects.flatMap((r) => r.target.substitutions)];
     const cmd: ShellCommand = {
@@ -360,12 +431,19 @@ class ParseContext implements LexHost {
     return null;
   }
 
-  private pushDerived(argv: string[], depth: number, via: string, runner: ShellCommand): void {
+  /** `unknownInput`: the marker words stand for input only known at run time (xargs), not for names found in known directories. */
+  private pushDerived(argv: string[], depth: number, via: string, runner: ShellCommand, unknownInput = false): void {
     if (depth > MAX_SHELL_DEPTH) {
       this.depthExceeded = true;
       return;
     }
-    const words: LexWord[] = argv.map((text) => ({ t: 'word', text, dynamic: false, quoted: true, substitutions: [] }));
+    const words: LexWord[] = argv.map((text) => ({
+      t: 'word',
+      text,
+      dynamic: unknownInput && text.includes(UNKNOWN_EXPANSION),
+      quoted: true,
+      substitutions: [],
+    }));
     this.viaStack.push(via);
     const outer = this.runner;
     this.runner = runner;
@@ -392,21 +470,32 @@ class ParseContext implements LexHost {
       const content = literalOutput(stages.slice(0, crontab));
       if (content !== null) this.parseCron(content, false, depth, 'crontab');
     }
+    for (let k = 0; k < stages.length; k++) {
+      const here = stages[k].redirects.find((r) => r.op === '<<<');
+      const fed = k > 0 ? literalOutput(stages.slice(0, k)) : null;
+      if (here !== undefined && !stages[k].dynamic.some(Boolean)) stages[k].stdin = here.target;
+      else if (fed !== null) stages[k].stdin = fed;
+    }
     for (let k = 1; k < stages.length; k++) {
       const u = stages[k].unwrapped;
       if (u.argsFromStdin) {
         const input = literalOutput(stages.slice(0, k));
         // An xargs with no command of its own only prints what it is given.
         const found = input === null && u.programPath !== 'xargs' ? foundInput(stages.slice(0, k)) : [];
-        const extra = input?.split(/\s+/).filter(Boolean) ?? found;
         // parallel reads its inputs where `:::` would have given them; xargs appends them, or puts each where -I says.
         const parallel = u.program === 'parallel';
         const replace = parallel ? null : xargsReplaceString(stages[k].argv);
-        const via = `${parallel ? 'parallel' : 'xargs'} with its piped input${input === null ? ' (the paths found)' : ''}`;
+        // With a replace string (and `-d '\n'`, `-0`) each input line is one argument; otherwise each word.
+        const lines = replace !== null || parallel || stages[k].argv.some((a) => a === '-0' || a === '--null' || /^-d\s*(?:\\n|\n)$/.test(a));
+        const unknown = input === null && found.length === 0 ? runsInputAsCode(u, replace) : [];
+        const extra = input?.split(lines ? /\n/ : /\s+/).filter((x) => x.trim() !== '') ?? (found.length > 0 ? found : unknown);
+        const via = `${parallel ? 'parallel' : 'xargs'} with its piped input${input !== null ? '' : found.length > 0 ? ' (the paths found)' : ' (only known at run time)'}`;
+        const unknownInput = extra === unknown && unknown.length > 0;
         if (replace !== null && u.args.some((a) => a.includes(replace)))
           for (const e of extra.slice(0, MAX_FOUND_STARTS))
-            this.pushDerived([u.programPath, ...u.args.map((a) => a.split(replace).join(e))], depth + 1, via, stages[k]);
-        else if (extra.length > 0) this.pushDerived([u.programPath, ...u.args, ...(parallel ? [':::'] : []), ...extra.slice(0, 64)], depth + 1, via, stages[k]);
+            this.pushDerived([u.programPath, ...u.args.map((a) => a.split(replace).join(e))], depth + 1, via, stages[k], unknownInput);
+        else if (extra.length > 0)
+          this.pushDerived([u.programPath, ...u.args, ...(parallel ? [':::'] : []), ...extra.slice(0, 64)], depth + 1, via, stages[k], unknownInput);
         continue;
       }
       if (!SHELL_PROGRAMS.has(u.program) || u.args.some((a) => !a.startsWith('-'))) continue;
@@ -429,6 +518,23 @@ class ParseContext implements LexHost {
     if (this.vars.size >= MAX_VARIABLES && !this.vars.has(name)) return;
     this.vars.set(name, value.slice(0, MAX_VARIABLE_LENGTH));
   }
+}
+
+/**
+ * `cat cmds | xargs -I{} sh -c '{}'`, `… | xargs sh -c`, `… | xargs -I% eval %`: a shell, eval or
+ * interpreter whose code is an input line only known at run time. The line stands as one unknown
+ * argument, so the code is escalated like `sh -c "$x"`; other programs are not given it (an
+ * unknown file for `rm` says nothing the command does not).
+ */
+function runsInputAsCode(u: UnwrappedCommand, replace: string | null): string[] {
+  const shell = SHELL_PROGRAMS.has(u.program);
+  if (replace !== null)
+    return (shell || u.program === 'eval' || INTERPRETERS.has(u.program.replace(/[0-9.]+$/, ''))) && u.args.some((a) => a.includes(replace))
+      ? [UNKNOWN_EXPANSION]
+      : [];
+  // `sh -c` with no script after it takes its script from the first argument xargs appends.
+  const c = u.args.findIndex((a) => /^-[a-z]*c[a-z]*$/i.test(a));
+  return shell && c >= 0 && !u.args.slice(c + 1).some((a) => !a.startsWith('-')) ? [UNKNOWN_EXPANSION] : [];
 }
 
 /** Line filters that pass on some of the paths they are given, still paths. */
