@@ -10,6 +10,7 @@
  *
  *   node -r ./scripts/train-text/register.js scripts/train-text/finetune-crossval.ts --fold <name>
  *        --cache <embedding cache dir> [--lambdas-from <heads manifest>] [--out result.json]
+ *   … --by-lang   (also a row per held-out dataset and language with both classes)
  *   … --fold <name> --texts-out texts.jsonl   (only writes every chunk the fold reads, {"text"} a line:
  *        the --rows of cache_states.py and embed_states.py; rows.jsonl alone lacks the later
  *        chunks of long training rows)
@@ -40,6 +41,8 @@ export const FOLDS_FILE = resolve(PROJECT_ROOT, 'scripts/train-text/finetune/fol
 
 export interface CrossvalRow {
   dataset: string;
+  /** set on the rows of --by-lang: the dataset's test rows in that language only */
+  lang?: string;
   category: LocalTextCategory | 'any-unsafe';
   n: number;
   positives: number;
@@ -83,15 +86,22 @@ function main(): void {
     heads[c] = { head, platt: calibrate(head, dev, s) };
   }
   const rows: CrossvalRow[] = [];
+  const scored = testIdx.map((i, r) => ({ ex: corpus.examples[i], chunks: test[r] }));
+  const groups: { dataset: string; lang?: string }[] = [];
   for (const d of [...held].sort()) {
-    const rs = testIdx.map((i, r) => ({ ex: corpus.examples[i], chunks: test[r] })).filter((r) => r.ex.dataset === d);
+    groups.push({ dataset: d });
+    if (args['by-lang'])
+      for (const lang of [...new Set(scored.filter((r) => r.ex.dataset === d).map((r) => r.ex.lang))].sort()) groups.push({ dataset: d, lang });
+  }
+  for (const { dataset: d, lang } of groups) {
+    const rs = scored.filter((r) => r.ex.dataset === d && (lang === undefined || r.ex.lang === lang));
     const prob = (c: LocalTextCategory, chunks: Float32Array[]) => sigmoid(heads[c]!.platt.a * maxChunkLogit(heads[c]!.head, chunks) + heads[c]!.platt.b);
     const add = (category: CrossvalRow['category'], label: (r: (typeof rs)[number]) => 0 | 1 | undefined, score: (r: (typeof rs)[number]) => number) => {
       const keep = rs.filter((r) => label(r) !== undefined);
       const y = keep.map((r) => label(r)!);
       const positives = y.filter(Boolean).length;
       if (positives === 0 || positives === y.length) return;
-      rows.push({ dataset: d, category, n: y.length, positives, auprc: averagePrecision(keep.map(score), y) });
+      rows.push({ dataset: d, ...(lang === undefined ? {} : { lang }), category, n: y.length, positives, auprc: averagePrecision(keep.map(score), y) });
     };
     const present = LOCAL_TEXT_CATEGORIES.filter((c) => heads[c]);
     for (const c of present)
@@ -106,7 +116,7 @@ function main(): void {
       (r) => Math.max(...present.map((c) => prob(c, r.chunks))),
     );
   }
-  for (const r of rows) log(`  ${r.dataset} ${r.category}: ${r.auprc.toFixed(3)} (${r.positives}/${r.n})`);
+  for (const r of rows) log(`  ${r.dataset}${r.lang ? `/${r.lang}` : ''} ${r.category}: ${r.auprc.toFixed(3)} (${r.positives}/${r.n})`);
   if (args.out) writeFileSync(args.out, JSON.stringify({ fold: args.fold, cache: args.cache, rows }, null, 1) + '\n');
 }
 

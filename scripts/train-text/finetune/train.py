@@ -3,7 +3,12 @@ multi-task, on the cached layer-`first` states (cache_states.py), with the engin
 quantization simulated (e5ft.py); writes the tuned layers as an overlay file.
 
   python3 scripts/train-text/finetune/train.py [--first 8] [--epochs 1] [--lr 1e-4] [--max-tokens 128]
-      [--hold-out dataset,… (cross-dataset runs: train without them)] [--max-rows N] [--out f.ovl]
+      [--hold-out dataset,… (cross-dataset runs: train without them)] [--anchor β] [--max-rows N] [--out f.ovl]
+
+--anchor β adds β·(1 − cos) between each row's tuned embedding and the published encoder's
+(a frozen copy, one more forward pass a step): where the training data says little (sexual
+outside English and French, say) the encoder stays where it was instead of drifting with
+the signals that dominate the loss. 0 (the default) is the plain fine-tune.
 
 Seeded (torch, numpy, batch order), 2 threads; saves a checkpoint beside --out every 10
 minutes, and a rerun with the same arguments resumes from it. The heads trained here only steer the
@@ -81,6 +86,7 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--hold-out", default="")
     ap.add_argument("--max-rows", type=int, default=0)
+    ap.add_argument("--anchor", type=float, default=0.0, help="weight of 1 - cos(tuned, published embedding) in the loss")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--max-tokens", type=int, default=128, help="tokens of a row the training sees (the cache holds up to 512)")
     ap.add_argument("--rows", default=os.path.join(ROOT, ".tmp/finetune/rows.jsonl"))
@@ -100,6 +106,7 @@ def main():
         eng.export_overlay(a.first, 12 - a.first, base)
         eng.close()
     enc = TopEncoder(base)
+    pub = TopEncoder(base).eval().requires_grad_(False)
     heads = torch.nn.Linear(H, len(SIGNALS))
     # per-signal positive boost, as the logistic heads (embedding-lodo.ts headData)
     pos = (w[train] * y[train]).sum(0)
@@ -133,17 +140,22 @@ def main():
     while step < steps:
         b = plan[step]
         x, m = collate(spans, states, b, a.max_tokens)
-        z = heads(enc(x, m))
+        e = enc(x, m)
+        z = heads(e)
         yy, ww = y_t[b], w_t[b]
         ww = ww * torch.where(yy > 0, boost, torch.ones_like(boost))
         loss = (torch.nn.functional.binary_cross_entropy_with_logits(z, yy, reduction="none") * ww).sum() / max(1.0, float((ww > 0).sum()))
+        if a.anchor > 0:
+            with torch.no_grad():
+                e0 = pub(x, m)
+            loss = loss + a.anchor * (1 - (e * e0).sum(-1)).mean()
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(list(enc.parameters()) + list(heads.parameters()), 1.0)
         opt.step()
         sched.step()
         step += 1
-        log.append(float(loss))
+        log.append(loss.item())
         if step % 50 == 0 or step == steps:
             el = time.time() - t0
             print(f"  step {step}/{steps} loss {np.mean(log[-100:]):.4f} ({el:.0f} s, ~{el / step * (steps - step) / 60:.0f} min left)", flush=True)
@@ -155,15 +167,16 @@ def main():
             last_save = time.time()
     enc.eval()
     with torch.no_grad():
-        dev_loss = []
+        dev_loss, dev_cos = [], []
         for b in batches(spans, dev, 64, np.random.default_rng(0)):
             x, m = collate(spans, states, b, a.max_tokens)
-            z = heads(enc(x, m))
+            e = enc(x, m)
+            dev_cos.extend((e * pub(x, m)).sum(-1).tolist())
+            z = heads(e)
             ww = w_t[b]
             dev_loss.append(float((torch.nn.functional.binary_cross_entropy_with_logits(z, y_t[b], reduction="none") * ww).sum() / max(1.0, float((ww > 0).sum()))))
     moved = 0
     total = 0
-    pub = TopEncoder(base)
     for lt, lp in zip(enc.layers, pub.layers):
         for name in ("q", "kk", "v", "ao", "fi", "fo"):
             a_, b_ = getattr(lt, name).levels(), getattr(lp, name).levels()
@@ -174,6 +187,7 @@ def main():
         os.remove(ckpt)
     print(json.dumps({"out": a.out, "sha256": hashlib.sha256(open(a.out, "rb").read()).hexdigest(), "seconds": round(time.time() - t0),
                       "steps": steps, "trainRows": len(train), "devLoss": round(float(np.mean(dev_loss)), 4),
+                      "devCosToPublished": round(float(np.mean(dev_cos)), 4),
                       "q4LevelsMoved": f"{moved}/{total}", "heldOut": a.hold_out, "args": vars(a)}, indent=1))
 
 
