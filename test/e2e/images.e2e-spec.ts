@@ -41,21 +41,25 @@ async function imageScorings(svc: RunningService): Promise<number> {
   return n;
 }
 
+// One deployment for the whole file: a start is ~9 s of both cores in distributed mode, and
+// each loads the image models on its first image. What one part sets (fetch timeout, image
+// size cap, webhook retry schedule) changes nothing another part sends.
+let svc: RunningService;
+let api: ApiClient;
+beforeAll(async () => {
+  svc = await startService({
+    env: { EGRESS_ALLOW_LOOPBACK: 'true', IMAGE_FETCH_TIMEOUT_MS: '2000', MAX_IMAGE_BYTES: String(4 * 1024 * 1024), WEBHOOK_RETRY_SCHEDULE: '0,200ms,400ms' },
+  });
+  api = new ApiClient(svc.baseUrl, svc.adminKey);
+  expect((await api.post('/v1/policies', { policyId: 'always', yamlContent: ALWAYS })).status).toBe(201);
+});
+afterAll(() => svc?.stop());
+
 describe('images: POST /v1/check (contentType image), batches, stored decisions', () => {
-  let svc: RunningService;
-  let api: ApiClient;
   const media = new MediaServer();
 
-  beforeAll(async () => {
-    await media.start();
-    svc = await startService({ env: { EGRESS_ALLOW_LOOPBACK: 'true', IMAGE_FETCH_TIMEOUT_MS: '2000', MAX_IMAGE_BYTES: String(4 * 1024 * 1024) } });
-    api = new ApiClient(svc.baseUrl, svc.adminKey);
-    expect((await api.post('/v1/policies', { policyId: 'always', yamlContent: ALWAYS })).status).toBe(201);
-  });
-  afterAll(async () => {
-    await svc?.stop();
-    await media.stop();
-  });
+  beforeAll(() => media.start());
+  afterAll(() => media.stop());
 
   // A longer timeout: the first image loads the model (~7 s of a core, more on a busy
   // machine), and Tesseract reads each of the 13 photos (hubble_deep_field.jpg takes seconds).
@@ -259,15 +263,6 @@ describe('images: POST /v1/check (contentType image), batches, stored decisions'
 });
 
 describe('images in async batches', () => {
-  let svc: RunningService;
-  let api: ApiClient;
-
-  beforeAll(async () => {
-    svc = await startService({ env: { EGRESS_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_SCHEDULE: '0,200ms,400ms' } });
-    api = new ApiClient(svc.baseUrl, svc.adminKey);
-  });
-  afterAll(() => svc?.stop());
-
   it('stores inline images at acceptance (the log carries references, not bytes) and checks them in the worker', async () => {
     const receiver = await TestReceiver.start('/img-batch');
     const log = await DeploymentLog.open(svc);
@@ -319,19 +314,10 @@ describe('images in async batches', () => {
 });
 
 describe('POST /v1/check/multimodal', () => {
-  let svc: RunningService;
-  let api: ApiClient;
   const media = new MediaServer();
 
-  beforeAll(async () => {
-    await media.start();
-    svc = await startService({ env: { EGRESS_ALLOW_LOOPBACK: 'true' } });
-    api = new ApiClient(svc.baseUrl, svc.adminKey);
-  });
-  afterAll(async () => {
-    await svc?.stop();
-    await media.stop();
-  });
+  beforeAll(() => media.start());
+  afterAll(() => media.stop());
 
   it('scores text and images as one decision; the action is the most severe over the items', async () => {
     const photoUrl = media.serve('/coffee.png', sharedImage('coffee.png'), 'image/png');

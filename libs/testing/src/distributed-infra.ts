@@ -54,20 +54,29 @@ export async function assertInfraReachable(): Promise<void> {
 
 /** The deployments a test file started on the shared servers (Topology.start), deleted
  * when the file ends (e2e-cleanup.setup.ts) so that the servers stay small: with hundreds
- * of indices left by earlier files, creating a deployment's ten took 8 s instead of 2.6. */
-const deployed = new Set<string>();
+ * of indices left by earlier files, creating a deployment's ten took 8 s instead of 2.6.
+ * Each prefix keeps how to stop what runs on it. */
+const deployed = new Map<string, Set<() => Promise<void>>>();
 
-export function recordDeployment(prefix: string): void {
-  deployed.add(prefix);
+/** A deployment on `prefix` (more than one when a test restarts it on the same data). */
+export function recordDeployment(prefix: string, stop?: () => Promise<void>): void {
+  const stops = deployed.get(prefix) ?? new Set();
+  if (stop) stops.add(stop);
+  deployed.set(prefix, stops);
 }
 
-/** Deletes the topics, consumer groups and indices of every deployment recorded so far
- * (`<prefix>.` topics and groups, `<prefix>-` indices). Best effort: what it leaves, the
- * run's own cleanup (scripts/infra/delete-test-data.js) deletes at the end. */
+/** Stops what still runs of every deployment recorded so far, then deletes their topics,
+ * consumer groups and indices (`<prefix>.` topics and groups, `<prefix>-` indices). The
+ * stops come first: jest runs this file-level hook before a test file's own file-level
+ * `afterAll`, and processes that lose their topics and indices under them take a minute to
+ * give up when they are stopped. Best effort: what it leaves, the run's own cleanup
+ * (scripts/infra/delete-test-data.js) deletes at the end. */
 export async function deleteRecordedDeployments(): Promise<void> {
-  const prefixes = [...deployed];
+  const prefixes = [...deployed.keys()];
+  const stops = [...deployed.values()].flatMap((s) => [...s]);
   deployed.clear();
   if (prefixes.length === 0) return;
+  await Promise.all(stops.map((stop) => stop().catch(() => undefined)));
   const { KAFKA_BROKERS, ELASTICSEARCH_URL } = infraEnv();
   const mine = (name: string) => prefixes.some((p) => name.startsWith(`${p}.`));
   const admin = new Kafka({ clientId: 'e2e-cleanup', brokers: KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING, retry: { retries: 1 } }).admin();

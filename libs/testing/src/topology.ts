@@ -95,21 +95,39 @@ export class Topology {
       apis.map((a) => a.port),
       options.port,
     );
-    return new Topology(options, env, projector, worker, apis, proxy);
+    const topology = new Topology(options, env, projector, worker, apis, proxy);
+    if (!options.kafkaBrokers && !options.elasticsearchUrl) recordDeployment(options.prefix, () => topology.stop());
+    return topology;
   }
 
   output(): string {
     return [this.projector, this.worker, ...this.apis].map((p) => `===== ${p.name} =====\n${p.output()}`).join('\n');
   }
 
-  /** SIGTERM: apis first (no new writes), then projector and worker. SIGKILL: all at once. */
+  /** SIGTERM: apis first (no new writes), then the worker, then the projector: a worker
+   * stopping while it delivers webhooks reads the read models, and with the projector gone
+   * each read waits PROJECTION_WAIT_MS for it (a worker took 15 s to stop). SIGKILL: all at
+   * once.
+   * Stopping again waits for the first stop (the file's cleanup may have stopped it), unless
+   * it is a SIGKILL, which kills what is still running. */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    if (this.stopping && signal !== 'SIGKILL') return this.stopping;
+    this.stopping = this.stopAll(signal);
+    return this.stopping;
+  }
+
+  private stopping?: Promise<void>;
+  private proxyClosed?: Promise<void>;
+
+  private async stopAll(signal: NodeJS.Signals): Promise<void> {
     if (signal === 'SIGKILL') {
       await Promise.all([this.projector, this.worker, ...this.apis].map((p) => p.stop('SIGKILL')));
     } else {
       await Promise.all(this.apis.map((p) => p.stop(signal)));
-      await Promise.all([this.projector.stop(signal), this.worker.stop(signal)]);
+      await this.worker.stop(signal);
+      await this.projector.stop(signal);
     }
-    await this.proxy.close();
+    this.proxyClosed ??= this.proxy.close();
+    await this.proxyClosed;
   }
 }
