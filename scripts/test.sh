@@ -55,6 +55,22 @@ was_up kafka || started+=(kafka)
 was_up elasticsearch || started+=(es)
 # Every topic, group and index the tests create carries this run's id (libs/testing).
 export CDS_TEST_RUN="t$(date +%s | tail -c 9)"
+# In memory (tmpfs) where the machine has room, unless CDS_TEST_ON_DISK is set: every
+# temporary directory of the tests (each service's DATA_DIR: file log, SQLite, media) and
+# the data of the servers this run starts. An fsync costs ~5 ms on this VM's disk and
+# nothing on tmpfs; no test cuts the machine's power (a SIGKILLed process loses what it had
+# not written, never what the kernel holds), so every test proves what it proved on disk,
+# and the code still calls fsync. Measured 2026-11-29 on the shared 2-core machine: an
+# Elasticsearch index created in 0.11 s instead of 0.5 s, a deployment's projector ready in
+# ~2 s instead of ~3.9 s, three embedded e2e suites in 25 s instead of 29 s.
+MEMORY_DIR=""
+if [[ -z "${CDS_TEST_ON_DISK:-}" && -d /dev/shm && -w /dev/shm ]] && (($(df -Pk /dev/shm | awk 'NR == 2 { print $4 }') > 4 * 1024 * 1024)); then
+  MEMORY_DIR="/dev/shm/cds-test-$CDS_TEST_RUN"
+  mkdir -p "$MEMORY_DIR/tmp"
+  export TMPDIR="$MEMORY_DIR/tmp"
+  # only servers this run starts, both of them (one already running keeps its own state)
+  if ((${#started[@]} == 2)) && [[ -z "${INFRA_STATE:-}" ]]; then export INFRA_STATE="$MEMORY_DIR/infra"; fi
+fi
 # Background steps run as their own process groups, so a cleanup ends each whole.
 set -m
 background=()
@@ -65,6 +81,7 @@ cleanup() {
     node scripts/infra/delete-test-data.js "e2e-$CDS_TEST_RUN-" "fault-$CDS_TEST_RUN-" || true
   fi
   for s in "${started[@]}"; do "$INFRA" stop "$s" || true; done
+  [[ -z "$MEMORY_DIR" ]] || rm -rf "$MEMORY_DIR"
   echo "[test] finished in $(( $(date +%s) - t0 )) s (exit $rc)" | tee -a "$REPORTS/steps.txt"
   # The closing line CI reads: every jest tier's tests added up (a tier that did not run
   # adds nothing; a run cut short by a failure still says how far it got).

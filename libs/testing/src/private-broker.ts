@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './free-port';
@@ -9,7 +10,7 @@ const INFRA = path.join(ROOT, 'scripts/infra/infra.sh');
 const run = promisify(execFile);
 
 /**
- * A Kafka broker of its own (own ports, own data dir under .infra/), started with
+ * A Kafka broker of its own (own ports, own data dir under the temporary directory), started with
  * scripts/infra/infra.sh, for fault tests that restart or kill the broker: the shared
  * broker of the other suites (and of anyone else on the machine) is left alone.
  */
@@ -28,7 +29,8 @@ export class PrivateBroker {
     const port = await freePort();
     let controller = await freePort();
     while (controller === port) controller = await freePort();
-    const stateDir = path.join(ROOT, '.infra', `private-${label}-${process.pid}-${port}`);
+    // under the temporary directory: in memory when scripts/test.sh put TMPDIR there
+    const stateDir = path.join(os.tmpdir(), `cds-private-${label}-${process.pid}-${port}`);
     const env = { ...process.env, INFRA_STATE: stateDir, KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(controller), KAFKA_HEAP: '384m' };
     const broker = new PrivateBroker(env, port, stateDir);
     await broker.infra('start', 'kafka');
