@@ -18,6 +18,7 @@
 #   ES_TRANSPORT_PORT (ES_PORT+100), KAFKA_VERSION (3.9.2), ES_VERSION (8.19.21),
 #   KAFKA_HEAP (512m), ES_HEAP (512m), INFRA_DIR (<repo>/.infra), START_TIMEOUT (120 s),
 #   KAFKA_FSYNC=1 (fsync every message before ack; default: Kafka's default, page cache),
+#   INFRA_JAVA_OPTS: more options for both JVMs (scripts/test.sh: -XX:TieredStopAtLevel=1),
 #   JAVA_HOME / ES_JAVA_HOME (default: the `java` on PATH; both need Java 17+),
 #   ES_USER (esrun: Elasticsearch refuses to run as root, so as root it runs as this user),
 #   INFRA_STATE (INFRA_DIR): where an instance keeps its data, logs, config and pid files.
@@ -238,6 +239,8 @@ EOF
   local jvm=(-Xms"$KAFKA_HEAP" -Xmx"$KAFKA_HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis=20
     -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true
     -Dlog4j.configuration="file:$CONF/kafka/log4j.properties" -Dkafka.logs.dir="$LOGS/kafka")
+  # shellcheck disable=SC2206 # options, split on spaces
+  jvm+=(${INFRA_JAVA_OPTS:-})
 
   if [[ ! -f "$DATA/kafka/meta.properties" ]]; then
     # A KRaft cluster id is a base64url Uuid (22 chars); no need to start a JVM for it.
@@ -354,7 +357,7 @@ EOF
   [[ "$(id -u)" == 0 ]] && runas=(runuser -u "$ES_USER" --)
   rm -f "$RUN/es-launcher.rc"
   (set +e; cd "$LOGS/elasticsearch" && setsid env ES_JAVA_HOME="$ES_JAVA_HOME" ES_PATH_CONF="$conf" \
-    ES_TMPDIR="$STATE/tmp/elasticsearch" ES_JAVA_OPTS="${ES_JAVA_OPTS:-}" \
+    ES_TMPDIR="$STATE/tmp/elasticsearch" ES_JAVA_OPTS="${ES_JAVA_OPTS:-} ${INFRA_JAVA_OPTS:-}" \
     "${runas[@]}" "$ES_HOME/bin/elasticsearch" -d -p "$ES_PID" \
     >>"$LOGS/elasticsearch.out" 2>&1 </dev/null; echo $? >"$RUN/es-launcher.rc") &
 }
