@@ -69,9 +69,11 @@ const layerPatterns = (lib) => {
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'packages/*/dist/**', 'bench/results/**', '**/*.js', '**/*.mjs'] },
+  // One program for every file (the root tsconfig includes them all, packages/sdk too):
+  // the project service built a second one for packages/sdk's own tsconfig, ~20 % more time.
   {
     files: ['apps/**/*.ts', 'libs/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'packages/*/src/**/*.ts', 'packages/*/test/**/*.ts'],
-    languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: { parser: tseslint.parser, parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
     plugins: { '@typescript-eslint': tseslint.plugin },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
