@@ -216,6 +216,19 @@ describe('DeliveryAttempter: auto-disable', () => {
     expect(disabled(log)).toEqual([expect.objectContaining({ webhookId: 'w1', failingSince: at(1), lastError: 'receiver answered 503' })]);
   });
 
+  it('leaves health to the next process once this one is stopping: the failed attempt is recorded, nothing more is read or disabled', async () => {
+    const o = { disableAfterMs: 10_000, stopping: false };
+    const { log, models, attemptAt } = setup(o);
+    await attemptAt(1, 503);
+    models.project(log);
+    o.stopping = true;
+    const healthReads = jest.spyOn(models, 'webhookFailingSince');
+    expect(await attemptAt(11, 503)).toEqual({ kind: 'retry', next: expect.objectContaining({ attempts: 1 }) });
+    expect(log.of('webhook.delivery.attempted')).toHaveLength(2);
+    expect(healthReads).not.toHaveBeenCalled();
+    expect(disabled(log)).toEqual([]);
+  });
+
   it('restarts the count when the webhook is turned back on: its first failure does not disable it again', async () => {
     const { log, models, attemptAt } = setup({ disableAfterMs: 10_000 });
     await attemptAt(1, 503);

@@ -140,8 +140,11 @@ export class DeliveryAttempter {
   }
 
   /** Health tracking never decides a delivery's outcome: a failure here is logged, and
-   * the next failed attempt looks again. */
+   * the next failed attempt looks again. A stopping process leaves it to the next one: its
+   * reads wait for the projection, and a projector stopped first (compose stops every
+   * service at once) made a worker's stop wait 5 s a read, 15 s in all. */
   private async trackHealth(webhook: WebhookDoc, ok: boolean, at: string, error: string | null): Promise<void> {
+    if (this.stopping()) return;
     try {
       await this.checkHealth(webhook, ok, at, error);
     } catch (err) {
