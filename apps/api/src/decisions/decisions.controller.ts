@@ -5,6 +5,7 @@ import { Principal } from '@cds/auth';
 import { CurrentPrincipal, RequestOrigin, RequireScope } from '../http/auth.decorators';
 import { DecisionQueries } from './decision-queries.service';
 import { ListDecisionsQueryDto, ReplayDto } from './decisions.dto';
+import { CurlCommand, DecisionList, ReplayedDecision, StoredDecision } from './decisions.answers';
 
 @ApiTags('decisions')
 @Controller('v1/decisions')
@@ -15,7 +16,7 @@ export class DecisionsController {
   @Get()
   @ApiOperation({ summary: 'Stored decisions, newest first, filtered by action, policy, category, time, user or full text' })
   @ApiQueryFrom(ListDecisionsQueryDto)
-  @ApiAnswer(200, 'DecisionList')
+  @ApiAnswer(200, DecisionList)
   @ApiErrors(422)
   list(@CurrentPrincipal() p: Principal, @Query() q: ListDecisionsQueryDto) {
     return this.decisions.list(p, q);
@@ -23,7 +24,7 @@ export class DecisionsController {
 
   @Get(':decisionId')
   @ApiOperation({ summary: 'One stored decision, with its raw signals per provider and the items scored' })
-  @ApiAnswer(200, 'StoredDecision')
+  @ApiAnswer(200, StoredDecision)
   @ApiErrors(404)
   get(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string) {
     return this.decisions.get(p, id);
@@ -32,7 +33,7 @@ export class DecisionsController {
   @Post(':decisionId/replay')
   @HttpCode(200)
   @ApiOperation({ summary: 'The decision made again under another policy, from its stored signals (no provider call, nothing recorded)' })
-  @ApiAnswer(200, 'ReplayedDecision')
+  @ApiAnswer(200, ReplayedDecision)
   @ApiBodyErrors()
   @ApiErrors(404)
   replay(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string, @Body() body: ReplayDto) {
@@ -41,7 +42,7 @@ export class DecisionsController {
 
   @Get(':decisionId/curl')
   @ApiOperation({ summary: 'A curl command reproducing the check' })
-  @ApiAnswer(200, 'CurlCommand')
+  @ApiAnswer(200, CurlCommand)
   @ApiErrors(404)
   curl(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string, @RequestOrigin() origin: { host: string; protocol: string }) {
     return this.decisions.curl(p, id, origin);

@@ -5,6 +5,7 @@ import { ApiAnswer, ApiBodyErrors, ApiErrors } from '../openapi/api-docs.decorat
 import { CurrentPrincipal, RequireScope } from '../http/auth.decorators';
 import { CreateKeyDto } from './keys.dto';
 import { KeysService } from './keys.service';
+import { ApiKey, ApiKeyCreated, ApiKeyList } from './keys.answers';
 
 @ApiTags('keys')
 @Controller('v1/keys')
@@ -14,7 +15,7 @@ export class KeysController {
 
   @Post()
   @ApiOperation({ summary: 'Create an API key with scopes (the key is shown once)' })
-  @ApiAnswer(201, 'ApiKeyCreated', 'Created')
+  @ApiAnswer(201, ApiKeyCreated, 'Created')
   @ApiBodyErrors()
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateKeyDto) {
     return this.keys.create(p, body);
@@ -22,7 +23,7 @@ export class KeysController {
 
   @Get()
   @ApiOperation({ summary: 'The API keys of this tenant (without the keys themselves)' })
-  @ApiAnswer(200, 'ApiKeyList')
+  @ApiAnswer(200, ApiKeyList)
   async list(@CurrentPrincipal() p: Principal) {
     return { keys: await this.keys.list(p) };
   }
@@ -30,7 +31,7 @@ export class KeysController {
   @Delete(':keyId')
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke a key: refused at once on every replica' })
-  @ApiAnswer(200, 'ApiKey')
+  @ApiAnswer(200, ApiKey)
   @ApiErrors(404)
   revoke(@CurrentPrincipal() p: Principal, @Param('keyId') keyId: string) {
     return this.keys.revoke(p, keyId);

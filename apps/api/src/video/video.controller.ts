@@ -6,6 +6,7 @@ import { CurrentPrincipal, Public, RequireScope } from '../http/auth.decorators'
 import { MultipartBody, MultipartForm } from '../http/multipart';
 import { VideoCheckDto } from './video.dto';
 import { VideoService } from './video.service';
+import { VideoAccepted, VideoStatus } from './video.answers';
 
 @ApiTags('video')
 @Controller('v1/video')
@@ -16,7 +17,7 @@ export class VideoController {
   @Post('check')
   @HttpCode(202)
   @ApiOperation({ summary: 'Moderate a video by URL, in the background' })
-  @ApiAnswer(202, 'VideoAccepted', 'Accepted')
+  @ApiAnswer(202, VideoAccepted, 'Accepted')
   @ApiBodyErrors()
   @ApiErrors(404)
   check(@CurrentPrincipal() p: Principal, @Body() body: VideoCheckDto) {
@@ -49,7 +50,7 @@ export class VideoController {
       },
     },
   })
-  @ApiAnswer(202, 'VideoAccepted', 'Accepted')
+  @ApiAnswer(202, VideoAccepted, 'Accepted')
   @ApiBodyErrors()
   @ApiErrors(404, 415)
   upload(@CurrentPrincipal() p: Principal, @MultipartBody() form: MultipartForm) {
@@ -58,7 +59,7 @@ export class VideoController {
 
   @Get('status/:decisionId')
   @ApiOperation({ summary: 'Progress of a video decision' })
-  @ApiAnswer(200, 'VideoStatus')
+  @ApiAnswer(200, VideoStatus)
   @ApiErrors(404)
   status(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string) {
     return this.videos.status(p, id);
