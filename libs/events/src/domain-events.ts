@@ -173,7 +173,8 @@ export interface GuardrailPolicyData {
   /** Absent on versions that do not set it; the grammar is libs/guardrails' SessionRule. */
   sessionRules?: Array<{
     name: string;
-    steps: Array<Partial<Record<'actionType' | 'category' | 'fact' | 'command' | 'targetPath', string | string[]>>>;
+    /** As the engine's validator leaves them: the lists as lists, the globs as strings. */
+    steps: Array<Partial<Record<'actionType' | 'category' | 'fact', string[]> & Record<'command' | 'targetPath', string>>>;
     within?: number;
     action: 'flag' | 'block';
   }>;

@@ -20,7 +20,7 @@ export class BatchesController {
   @ApiAnswer(200, BatchResult)
   @ApiBodyErrors()
   @ApiErrors(404)
-  check(@CurrentPrincipal() p: Principal, @Body() body: BatchCheckDto, @Headers('idempotency-key') key?: string) {
+  check(@CurrentPrincipal() p: Principal, @Body() body: BatchCheckDto, @Headers('idempotency-key') key?: string): Promise<BatchResult> {
     return this.batches.checkNow(p, body, typeof key === 'string' && key.length > 0 ? key.slice(0, 200) : null);
   }
 
@@ -30,7 +30,7 @@ export class BatchesController {
   @ApiAnswer(202, AsyncBatchAccepted, 'Accepted')
   @ApiBodyErrors()
   @ApiErrors(404)
-  checkAsync(@CurrentPrincipal() p: Principal, @Body() body: AsyncBatchCheckDto) {
+  checkAsync(@CurrentPrincipal() p: Principal, @Body() body: AsyncBatchCheckDto): Promise<AsyncBatchAccepted> {
     return this.batches.accept(p, body);
   }
 
@@ -38,7 +38,7 @@ export class BatchesController {
   @ApiOperation({ summary: 'The state of an asynchronous batch, with its results once completed' })
   @ApiAnswer(200, AsyncBatch)
   @ApiErrors(404)
-  get(@CurrentPrincipal() p: Principal, @Param('batchId') batchId: string) {
+  get(@CurrentPrincipal() p: Principal, @Param('batchId') batchId: string): Promise<AsyncBatch> {
     return this.batches.get(p, batchId);
   }
 }

@@ -31,7 +31,7 @@ export class ChecksController {
   @ApiAnswer(200, CheckDecision)
   @ApiBodyErrors()
   @ApiErrors(404)
-  check(@CurrentPrincipal() p: Principal, @Body() body: CheckRequestDto, @Headers('idempotency-key') key?: string) {
+  check(@CurrentPrincipal() p: Principal, @Body() body: CheckRequestDto, @Headers('idempotency-key') key?: string): Promise<CheckDecision> {
     return this.content.check(p, body, idempotencyKey(key));
   }
 
@@ -42,7 +42,7 @@ export class ChecksController {
   @ApiAnswer(200, MultimodalDecision)
   @ApiBodyErrors()
   @ApiErrors(404)
-  multimodal(@CurrentPrincipal() p: Principal, @Body() body: MultimodalRequestDto, @Headers('idempotency-key') key?: string) {
+  multimodal(@CurrentPrincipal() p: Principal, @Body() body: MultimodalRequestDto, @Headers('idempotency-key') key?: string): Promise<MultimodalDecision> {
     return this.multimodalChecks.check(p, body, idempotencyKey(key));
   }
 
@@ -52,7 +52,7 @@ export class ChecksController {
   @ApiAnswer(200, DryRunResult)
   @ApiBodyErrors()
   @ApiErrors(404)
-  dryRun(@CurrentPrincipal() p: Principal, @Body() body: DryRunRequestDto) {
+  dryRun(@CurrentPrincipal() p: Principal, @Body() body: DryRunRequestDto): Promise<DryRunResult> {
     return this.dryRuns.run(p, body);
   }
 }

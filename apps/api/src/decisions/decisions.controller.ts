@@ -18,7 +18,7 @@ export class DecisionsController {
   @ApiQueryFrom(ListDecisionsQueryDto)
   @ApiAnswer(200, DecisionList)
   @ApiErrors(422)
-  list(@CurrentPrincipal() p: Principal, @Query() q: ListDecisionsQueryDto) {
+  list(@CurrentPrincipal() p: Principal, @Query() q: ListDecisionsQueryDto): Promise<DecisionList> {
     return this.decisions.list(p, q);
   }
 
@@ -26,7 +26,7 @@ export class DecisionsController {
   @ApiOperation({ summary: 'One stored decision, with its raw signals per provider and the items scored' })
   @ApiAnswer(200, StoredDecision)
   @ApiErrors(404)
-  get(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string) {
+  get(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string): Promise<StoredDecision> {
     return this.decisions.get(p, id);
   }
 
@@ -36,7 +36,7 @@ export class DecisionsController {
   @ApiAnswer(200, ReplayedDecision)
   @ApiBodyErrors()
   @ApiErrors(404)
-  replay(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string, @Body() body: ReplayDto) {
+  replay(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string, @Body() body: ReplayDto): Promise<ReplayedDecision> {
     return this.decisions.replay(p, id, body.policyId);
   }
 
@@ -44,7 +44,7 @@ export class DecisionsController {
   @ApiOperation({ summary: 'A curl command reproducing the check' })
   @ApiAnswer(200, CurlCommand)
   @ApiErrors(404)
-  curl(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string, @RequestOrigin() origin: { host: string; protocol: string }) {
+  curl(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string, @RequestOrigin() origin: { host: string; protocol: string }): Promise<CurlCommand> {
     return this.decisions.curl(p, id, origin);
   }
 }

@@ -46,7 +46,7 @@ export class GuardrailsController {
   @ApiBody({ schema: ref(SkillVettingRequest) })
   @ApiAnswer(200, GuardrailDecision)
   @ApiBodyErrors()
-  vetSkill(@CurrentPrincipal() p: Principal, @Body() body: Json) {
+  vetSkill(@CurrentPrincipal() p: Principal, @Body() body: Json): Promise<GuardrailDecision> {
     return this.decisions.decide('skill_vetting', p, body);
   }
 
@@ -56,7 +56,7 @@ export class GuardrailsController {
   @ApiBody({ schema: ref(ActionAuthorizeRequest) })
   @ApiAnswer(200, GuardrailDecision)
   @ApiBodyErrors()
-  authorize(@CurrentPrincipal() p: Principal, @Body() body: Json) {
+  authorize(@CurrentPrincipal() p: Principal, @Body() body: Json): Promise<GuardrailDecision> {
     return this.decisions.decide('action_authorization', p, body);
   }
 
@@ -65,7 +65,7 @@ export class GuardrailsController {
   @PROJECT_ID_QUERY
   @ApiAnswer(200, GuardrailPolicyAnswer)
   @ApiErrors(404, 422)
-  getPolicy(@CurrentPrincipal() p: Principal, @Query('projectId') projectId: unknown) {
+  getPolicy(@CurrentPrincipal() p: Principal, @Query('projectId') projectId: unknown): Promise<GuardrailPolicyAnswer> {
     return this.policies.get(p, projectId);
   }
 
@@ -74,7 +74,7 @@ export class GuardrailsController {
   @ApiBody({ schema: ref(GuardrailPolicyPut) })
   @ApiAnswer(200, GuardrailPolicyAnswer)
   @ApiBodyErrors()
-  putPolicy(@CurrentPrincipal() p: Principal, @Body() body: Json) {
+  putPolicy(@CurrentPrincipal() p: Principal, @Body() body: Json): Promise<GuardrailPolicyAnswer> {
     return this.policies.put(p, body);
   }
 
@@ -83,7 +83,7 @@ export class GuardrailsController {
   @PROJECT_ID_QUERY
   @ApiAnswer(200, GuardrailPolicyHistory)
   @ApiErrors(404, 422)
-  history(@CurrentPrincipal() p: Principal, @Query('projectId') projectId: unknown) {
+  history(@CurrentPrincipal() p: Principal, @Query('projectId') projectId: unknown): Promise<GuardrailPolicyHistory> {
     return this.policies.history(p, projectId);
   }
 
@@ -94,7 +94,7 @@ export class GuardrailsController {
   @ApiAnswer(200, GuardrailRollback)
   @ApiBodyErrors()
   @ApiErrors(404)
-  rollback(@CurrentPrincipal() p: Principal, @Body() body: Json) {
+  rollback(@CurrentPrincipal() p: Principal, @Body() body: Json): Promise<GuardrailRollback> {
     return this.policies.rollback(p, body);
   }
 
@@ -104,7 +104,7 @@ export class GuardrailsController {
   @ApiQuery({ name: 'days', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_METRICS_DAYS, default: 7 } })
   @ApiAnswer(200, GuardrailMetricsAnswer)
   @ApiErrors(422)
-  metrics(@CurrentPrincipal() p: Principal, @Query('projectId') projectId: unknown, @Query('days') days: unknown) {
+  metrics(@CurrentPrincipal() p: Principal, @Query('projectId') projectId: unknown, @Query('days') days: unknown): Promise<GuardrailMetricsAnswer> {
     return this.metricsOf.metrics(p, projectId, days);
   }
 
@@ -114,7 +114,7 @@ export class GuardrailsController {
   @ApiBody({ schema: ref(SessionRequest) })
   @ApiAnswer(201, SessionToken, 'Created')
   @ApiBodyErrors()
-  mintSession(@CurrentPrincipal() p: Principal, @Body() body: Json) {
+  mintSession(@CurrentPrincipal() p: Principal, @Body() body: Json): SessionToken {
     return this.sessionsOf.mint(p, body);
   }
 }

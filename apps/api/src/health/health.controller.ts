@@ -23,7 +23,7 @@ export class HealthController {
   @Get('health')
   @ApiOperation({ summary: 'Liveness' })
   @ApiAnswer(200, Health)
-  health() {
+  health(): Health {
     return { status: 'ok' };
   }
 
@@ -31,7 +31,7 @@ export class HealthController {
   @ApiOperation({ summary: 'Readiness: the event log and the read models answer, and the local text model is loaded' })
   @ApiAnswer(200, Readiness)
   @ApiAnswer(503, Readiness, 'Not ready')
-  async ready(@Res({ passthrough: true }) reply: any) {
+  async ready(@Res({ passthrough: true }) reply: any): Promise<Readiness> {
     const [eventLog, readModels] = await Promise.all([this.log.healthy().catch(() => false), this.readModels.healthy().catch(() => false)]);
     // A check scores text even when an external provider does (fallbacks, OCR): a text
     // model still loading (a fraction of a second at start) or failed makes the api unready.

@@ -17,14 +17,14 @@ export class KeysController {
   @ApiOperation({ summary: 'Create an API key with scopes (the key is shown once)' })
   @ApiAnswer(201, ApiKeyCreated, 'Created')
   @ApiBodyErrors()
-  create(@CurrentPrincipal() p: Principal, @Body() body: CreateKeyDto) {
+  create(@CurrentPrincipal() p: Principal, @Body() body: CreateKeyDto): Promise<ApiKeyCreated> {
     return this.keys.create(p, body);
   }
 
   @Get()
   @ApiOperation({ summary: 'The API keys of this tenant (without the keys themselves)' })
   @ApiAnswer(200, ApiKeyList)
-  async list(@CurrentPrincipal() p: Principal) {
+  async list(@CurrentPrincipal() p: Principal): Promise<ApiKeyList> {
     return { keys: await this.keys.list(p) };
   }
 
@@ -33,7 +33,7 @@ export class KeysController {
   @ApiOperation({ summary: 'Revoke a key: refused at once on every replica' })
   @ApiAnswer(200, ApiKey)
   @ApiErrors(404)
-  revoke(@CurrentPrincipal() p: Principal, @Param('keyId') keyId: string) {
+  revoke(@CurrentPrincipal() p: Principal, @Param('keyId') keyId: string): Promise<ApiKey> {
     return this.keys.revoke(p, keyId);
   }
 }

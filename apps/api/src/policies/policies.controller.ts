@@ -23,7 +23,7 @@ export class PoliciesController {
   @ApiAnswer(201, Policy, 'Created')
   @ApiAnswer(200, Policy, 'Replaced an earlier version')
   @ApiBodyErrors()
-  async save(@CurrentPrincipal() p: Principal, @Body() body: SavePolicyDto, @Res({ passthrough: true }) reply: any) {
+  async save(@CurrentPrincipal() p: Principal, @Body() body: SavePolicyDto, @Res({ passthrough: true }) reply: any): Promise<Policy> {
     const { created, policy } = await this.policies.save(p, body.policyId, body.yamlContent);
     reply.status(created ? 201 : 200);
     return policy;
@@ -32,7 +32,7 @@ export class PoliciesController {
   @Get()
   @ApiOperation({ summary: 'Every policy of this tenant, built-in ones included' })
   @ApiAnswer(200, PolicyList)
-  async list(@CurrentPrincipal() p: Principal) {
+  async list(@CurrentPrincipal() p: Principal): Promise<PolicyList> {
     return { policies: await this.policies.list(p) };
   }
 
@@ -43,7 +43,7 @@ export class PoliciesController {
   @ApiAnswer(200, ImpactReport)
   @ApiBodyErrors()
   @ApiErrors(404)
-  report(@CurrentPrincipal() p: Principal, @Param('policyId') policyId: string, @Body() body: PolicyImpactDto) {
+  report(@CurrentPrincipal() p: Principal, @Param('policyId') policyId: string, @Body() body: PolicyImpactDto): Promise<ImpactReport> {
     return this.impact.report(p, policyId, body);
   }
 
@@ -51,7 +51,7 @@ export class PoliciesController {
   @ApiOperation({ summary: 'One policy' })
   @ApiAnswer(200, Policy)
   @ApiErrors(404)
-  get(@CurrentPrincipal() p: Principal, @Param('policyId') policyId: string) {
+  get(@CurrentPrincipal() p: Principal, @Param('policyId') policyId: string): Promise<Policy> {
     return this.policies.get(p, policyId);
   }
 }

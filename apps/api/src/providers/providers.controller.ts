@@ -16,7 +16,7 @@ export class ProvidersController {
   @Get()
   @ApiOperation({ summary: 'The moderation providers: configured or not, modalities, circuit state, and the default per modality' })
   @ApiAnswer(200, ProviderList)
-  list() {
+  list(): ProviderList {
     return {
       providers: this.providers.describe(),
       defaults: { text: this.providers.forModality('text').name, image: this.providers.forModality('image').name },

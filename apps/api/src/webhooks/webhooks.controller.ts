@@ -17,14 +17,14 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Register a webhook (its signing secret is shown once)' })
   @ApiAnswer(201, WebhookCreated, 'Created')
   @ApiBodyErrors()
-  create(@CurrentPrincipal() p: Principal, @Body() body: CreateWebhookDto) {
+  create(@CurrentPrincipal() p: Principal, @Body() body: CreateWebhookDto): Promise<WebhookCreated> {
     return this.webhooks.create(p, body);
   }
 
   @Get()
   @ApiOperation({ summary: 'The webhooks of this tenant' })
   @ApiAnswer(200, WebhookList)
-  async list(@CurrentPrincipal() p: Principal) {
+  async list(@CurrentPrincipal() p: Principal): Promise<WebhookList> {
     return { webhooks: await this.webhooks.list(p) };
   }
 
@@ -32,7 +32,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'One webhook' })
   @ApiAnswer(200, Webhook)
   @ApiErrors(404)
-  get(@CurrentPrincipal() p: Principal, @Param('webhookId') id: string) {
+  get(@CurrentPrincipal() p: Principal, @Param('webhookId') id: string): Promise<Webhook> {
     return this.webhooks.get(p, id);
   }
 
@@ -41,7 +41,7 @@ export class WebhooksController {
   @ApiAnswer(200, Webhook)
   @ApiBodyErrors()
   @ApiErrors(404)
-  update(@CurrentPrincipal() p: Principal, @Param('webhookId') id: string, @Body() body: UpdateWebhookDto) {
+  update(@CurrentPrincipal() p: Principal, @Param('webhookId') id: string, @Body() body: UpdateWebhookDto): Promise<Webhook> {
     return this.webhooks.update(p, id, body);
   }
 
@@ -50,7 +50,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Delete a webhook; pending deliveries stop' })
   @ApiAnswer(200, WebhookDeleted)
   @ApiErrors(404)
-  remove(@CurrentPrincipal() p: Principal, @Param('webhookId') id: string) {
+  remove(@CurrentPrincipal() p: Principal, @Param('webhookId') id: string): Promise<WebhookDeleted> {
     return this.webhooks.remove(p, id);
   }
 
@@ -60,7 +60,7 @@ export class WebhooksController {
   @ApiAnswer(200, WebhookTestResult)
   @ApiBodyErrors()
   @ApiErrors(404)
-  test(@CurrentPrincipal() p: Principal, @Param('webhookId') id: string, @Body() body: TestWebhookDto) {
+  test(@CurrentPrincipal() p: Principal, @Param('webhookId') id: string, @Body() body: TestWebhookDto): Promise<WebhookTestResult> {
     return this.webhooks.test(p, id, body.eventType);
   }
 
@@ -69,7 +69,7 @@ export class WebhooksController {
   @ApiQueryFrom(ListDeliveriesQueryDto)
   @ApiAnswer(200, WebhookDeliveryList)
   @ApiErrors(404, 422)
-  async deliveries(@CurrentPrincipal() p: Principal, @Param('webhookId') id: string, @Query() q: ListDeliveriesQueryDto) {
+  async deliveries(@CurrentPrincipal() p: Principal, @Param('webhookId') id: string, @Query() q: ListDeliveriesQueryDto): Promise<WebhookDeliveryList> {
     return { deliveries: await this.webhooks.deliveries(p, id, q.limit) };
   }
 }
