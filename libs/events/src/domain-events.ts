@@ -1,51 +1,5 @@
 import { EventEnvelope, Topic } from './envelope';
-import type {
-  DecisionCreatedV2,
-  PolicySavedV1,
-  KeyCreatedV1,
-  KeyRevokedV1,
-  GuardrailDecidedV1,
-  GuardrailAlertV1,
-  GuardrailPolicyVersionV1,
-  WebhookCreatedV1,
-  WebhookUpdatedV1,
-  WebhookDeletedV1,
-  WebhookAutoDisabledV1,
-  DeliveryScheduledV1,
-  DeliveryAttemptedV1,
-  DeliveryCancelledV1,
-  BatchAcceptedV1,
-  BatchCompletedV1,
-  BatchFailedV1,
-  VideoAcceptedV1,
-  VideoProgressV1,
-  VideoCompletedV1,
-  VideoFailedV1,
-} from './event-bodies';
-
-export type {
-  DecisionCreatedV2,
-  PolicySavedV1,
-  KeyCreatedV1,
-  KeyRevokedV1,
-  GuardrailDecidedV1,
-  GuardrailAlertV1,
-  GuardrailPolicyVersionV1,
-  WebhookCreatedV1,
-  WebhookUpdatedV1,
-  WebhookDeletedV1,
-  WebhookAutoDisabledV1,
-  DeliveryScheduledV1,
-  DeliveryAttemptedV1,
-  DeliveryCancelledV1,
-  BatchAcceptedV1,
-  BatchCompletedV1,
-  BatchFailedV1,
-  VideoAcceptedV1,
-  VideoProgressV1,
-  VideoCompletedV1,
-  VideoFailedV1,
-};
+import type * as Body from './event-bodies';
 
 /** Scores and signals are plain maps of name -> number in [0, 1]. */
 export type ScoreMap = Record<string, number>;
@@ -247,31 +201,31 @@ export interface VideoProbeFacts {
   fps: number;
 }
 
-export type DecisionCreated = EventEnvelope<'decision.created', DecisionCreatedV2>;
-export type PolicySaved = EventEnvelope<'policy.saved', PolicySavedV1>;
-export type KeyCreated = EventEnvelope<'key.created', KeyCreatedV1>;
-export type KeyRevoked = EventEnvelope<'key.revoked', KeyRevokedV1>;
+export type DecisionCreated = EventEnvelope<'decision.created', Body.DecisionCreatedV2>;
+export type PolicySaved = EventEnvelope<'policy.saved', Body.PolicySavedV1>;
+export type KeyCreated = EventEnvelope<'key.created', Body.KeyCreatedV1>;
+export type KeyRevoked = EventEnvelope<'key.revoked', Body.KeyRevokedV1>;
 
-export type GuardrailDecided = EventEnvelope<'guardrail.decided', GuardrailDecidedV1>;
-export type GuardrailBlocked = EventEnvelope<'agent.guardrail.blocked', GuardrailAlertV1>;
-export type GuardrailApprovalRequired = EventEnvelope<'agent.guardrail.approval_required', GuardrailAlertV1>;
-export type GuardrailPolicyUpdated = EventEnvelope<'guardrail.policy.updated', GuardrailPolicyVersionV1>;
-export type GuardrailPolicyRolledBack = EventEnvelope<'guardrail.policy.rolled_back', GuardrailPolicyVersionV1>;
+export type GuardrailDecided = EventEnvelope<'guardrail.decided', Body.GuardrailDecidedV1>;
+export type GuardrailBlocked = EventEnvelope<'agent.guardrail.blocked', Body.GuardrailAlertV1>;
+export type GuardrailApprovalRequired = EventEnvelope<'agent.guardrail.approval_required', Body.GuardrailAlertV1>;
+export type GuardrailPolicyUpdated = EventEnvelope<'guardrail.policy.updated', Body.GuardrailPolicyVersionV1>;
+export type GuardrailPolicyRolledBack = EventEnvelope<'guardrail.policy.rolled_back', Body.GuardrailPolicyVersionV1>;
 
-export type WebhookCreated = EventEnvelope<'webhook.created', WebhookCreatedV1>;
-export type WebhookUpdated = EventEnvelope<'webhook.updated', WebhookUpdatedV1>;
-export type WebhookDeleted = EventEnvelope<'webhook.deleted', WebhookDeletedV1>;
-export type WebhookAutoDisabled = EventEnvelope<'webhook.auto_disabled', WebhookAutoDisabledV1>;
-export type DeliveryScheduled = EventEnvelope<'webhook.delivery.scheduled', DeliveryScheduledV1>;
-export type DeliveryAttempted = EventEnvelope<'webhook.delivery.attempted', DeliveryAttemptedV1>;
-export type DeliveryCancelled = EventEnvelope<'webhook.delivery.cancelled', DeliveryCancelledV1>;
-export type BatchAccepted = EventEnvelope<'batch.accepted', BatchAcceptedV1>;
-export type BatchCompleted = EventEnvelope<'batch.completed', BatchCompletedV1>;
-export type BatchFailed = EventEnvelope<'batch.failed', BatchFailedV1>;
-export type VideoAccepted = EventEnvelope<'video.accepted', VideoAcceptedV1>;
-export type VideoProgress = EventEnvelope<'video.progress', VideoProgressV1>;
-export type VideoCompleted = EventEnvelope<'video.completed', VideoCompletedV1>;
-export type VideoFailed = EventEnvelope<'video.failed', VideoFailedV1>;
+export type WebhookCreated = EventEnvelope<'webhook.created', Body.WebhookCreatedV1>;
+export type WebhookUpdated = EventEnvelope<'webhook.updated', Body.WebhookUpdatedV1>;
+export type WebhookDeleted = EventEnvelope<'webhook.deleted', Body.WebhookDeletedV1>;
+export type WebhookAutoDisabled = EventEnvelope<'webhook.auto_disabled', Body.WebhookAutoDisabledV1>;
+export type DeliveryScheduled = EventEnvelope<'webhook.delivery.scheduled', Body.DeliveryScheduledV1>;
+export type DeliveryAttempted = EventEnvelope<'webhook.delivery.attempted', Body.DeliveryAttemptedV1>;
+export type DeliveryCancelled = EventEnvelope<'webhook.delivery.cancelled', Body.DeliveryCancelledV1>;
+export type BatchAccepted = EventEnvelope<'batch.accepted', Body.BatchAcceptedV1>;
+export type BatchCompleted = EventEnvelope<'batch.completed', Body.BatchCompletedV1>;
+export type BatchFailed = EventEnvelope<'batch.failed', Body.BatchFailedV1>;
+export type VideoAccepted = EventEnvelope<'video.accepted', Body.VideoAcceptedV1>;
+export type VideoProgress = EventEnvelope<'video.progress', Body.VideoProgressV1>;
+export type VideoCompleted = EventEnvelope<'video.completed', Body.VideoCompletedV1>;
+export type VideoFailed = EventEnvelope<'video.failed', Body.VideoFailedV1>;
 
 export type DomainEvent =
   | DecisionCreated

@@ -1,6 +1,6 @@
 import { envelope } from './envelope';
 import { validateEvent } from './event-schema';
-import { GuardrailDecidedV1 } from './domain-events';
+import { GuardrailDecidedV1 } from './event-bodies';
 
 const decided = (): GuardrailDecidedV1 => ({
   decisionId: 'd1',

@@ -1,7 +1,8 @@
 import { EventEnvelope } from './envelope';
 import { liftStoredForm } from './event-codec';
 import { EventSchemaError } from './event-schema-error';
-import { CURRENT_VERSION, DecisionCreatedV1, DecisionCreatedV2, DomainEvent, DomainEventType } from './domain-events';
+import { CURRENT_VERSION, DecisionCreatedV1, DomainEvent, DomainEventType } from './domain-events';
+import type { DecisionCreatedV2 } from './event-bodies';
 import * as bodies from './event-bodies';
 import * as fields from './event-fields';
 
