@@ -1,4 +1,3 @@
-import { applyDecorators } from '@nestjs/common';
 import { Allow, IsOptional } from 'class-validator';
 import { JSONSchema, targetConstructorToSchema } from 'class-validator-jsonschema';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
@@ -29,18 +28,17 @@ export function Named(description?: string, extra: SchemaObject = {}): ClassDeco
 export const answerNames = (): ReadonlySet<string> => new Set(components.keys());
 
 /** A field always present (null only if its schema says `nullable`). */
-export const Field = (schema: Schema) =>
-  applyDecorators(
-    Allow(),
-    JSONSchema((_, options) => resolveSchema(schema, options) as never),
-  );
+export const Field = (schema: Schema) => field(Allow(), schema);
 
 /** A field sometimes absent. */
-export const OptionalField = (schema: Schema) =>
-  applyDecorators(
-    IsOptional(),
-    JSONSchema((_, options) => resolveSchema(schema, options) as never),
-  );
+export const OptionalField = (schema: Schema) => field(IsOptional(), schema);
+
+const field =
+  (rule: PropertyDecorator, schema: Schema): PropertyDecorator =>
+  (target, key) => {
+    rule(target, key);
+    JSONSchema((_, options) => resolveSchema(schema, options) as never)(target, key as string);
+  };
 
 /** A class's schema written in place (no component of its own), for a shape only one field has. */
 export const inline = (cls: Function, description?: string): SchemaObject => ({ [INLINE]: cls, ...(description ? { description } : {}) }) as SchemaObject;
