@@ -2,6 +2,7 @@ import { IsMetadata } from '@cds/validation';
 import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
 import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '@cds/policy';
+import type { Action, CategoryResult } from '@cds/events';
 
 export { POLICY_ID_PATTERN, POLICY_ID_MESSAGE };
 
@@ -40,8 +41,8 @@ export class CheckRequestDto {
 export interface CheckDecision {
   safe: boolean;
   flagged: boolean;
-  action: string;
-  categories: { category: string; score: number; threshold: number; triggered: boolean }[];
+  action: Action;
+  categories: CategoryResult[];
   decisionId: string;
   provider: string;
   latency: number;

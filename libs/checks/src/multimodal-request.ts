@@ -1,7 +1,7 @@
 import { IsMetadata } from '@cds/validation';
 import { Type } from 'class-transformer';
 import { IsArray, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { CategoryResult } from '@cds/events';
+import { Action, CategoryResult } from '@cds/events';
 import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from './check-request';
 
 /** Most images in one multimodal check (the spec's limit). */
@@ -76,7 +76,7 @@ export interface MultimodalItemResult {
   contentRef?: string;
   safe: boolean;
   flagged: boolean;
-  action: string;
+  action: Action;
   categories: CategoryResult[];
 }
 
@@ -84,7 +84,7 @@ export interface MultimodalDecision {
   decisionId: string;
   safe: boolean;
   flagged: boolean;
-  action: string;
+  action: Action;
   results: MultimodalItemResult[];
   totalLatency: number;
   totalCost: number;

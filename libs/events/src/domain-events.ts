@@ -1,4 +1,5 @@
 import { EventEnvelope, Topic } from './envelope';
+import type * as Body from './event-bodies';
 
 /** Scores and signals are plain maps of name -> number in [0, 1]. */
 export type ScoreMap = Record<string, number>;
@@ -109,55 +110,6 @@ export interface DecisionCreatedV1 {
   cost: number;
 }
 
-export interface DecisionCreatedV2 {
-  decisionId: string;
-  requestId: string | null;
-  /** The text; for an image its URL or media reference; for a multimodal check its text ('' when none). */
-  content: string;
-  contentType: DecisionContentType;
-  language: string;
-  metadata: Record<string, unknown>;
-  policyId: string;
-  policyVersion: number;
-  /** The providers that scored, comma-separated in name order (`local`). */
-  provider: string;
-  /** Raw signals per provider over all parts (max per signal). */
-  signals: Record<string, ScoreMap>;
-  /** The items scored, each with its own signals and outcome (one for text and image checks). */
-  parts: DecisionPart[];
-  categories: CategoryResult[];
-  action: Action;
-  safe: boolean;
-  flagged: boolean;
-  latency: number;
-  cost: number;
-}
-
-export interface PolicySavedV1 {
-  policyId: string;
-  name: string;
-  version: number;
-  yamlContent: string;
-  /** Normalized categories (spec's Policy.categories): name -> {threshold, action, provider?}. */
-  categories: Record<string, { threshold: number; action: Action; provider?: string }>;
-  savedBy: string;
-}
-
-export interface KeyCreatedV1 {
-  keyId: string;
-  name: string;
-  scopes: string[];
-  /** sha256 of the secret; the secret itself is never logged. */
-  hash: string;
-  prefix: string;
-  createdBy: string;
-}
-
-export interface KeyRevokedV1 {
-  keyId: string;
-  revokedBy: string;
-}
-
 /** Which guardrail endpoint decided. */
 export type GuardrailKind = 'skill_vetting' | 'action_authorization';
 export type GuardrailActionName = 'allow' | 'warn' | 'flag' | 'block';
@@ -173,36 +125,11 @@ export interface GuardrailPolicyData {
   /** Absent on versions that do not set it; the grammar is libs/guardrails' SessionRule. */
   sessionRules?: Array<{
     name: string;
-    steps: Array<Partial<Record<'actionType' | 'category' | 'fact' | 'command' | 'targetPath', string | string[]>>>;
+    /** As the engine's validator leaves them: the lists as lists, the globs as strings. */
+    steps: Array<Partial<Record<'actionType' | 'category' | 'fact', string[]> & Record<'command' | 'targetPath', string>>>;
     within?: number;
     action: 'flag' | 'block';
   }>;
-}
-
-export interface GuardrailDecidedV1 {
-  decisionId: string;
-  projectId: string | null;
-  kind: GuardrailKind;
-  action: GuardrailActionName;
-  riskScore: number;
-  reasons: string[];
-  categories: string[];
-  requiresApproval: boolean;
-  /** The validated request the engine saw (what an audit or a replay needs). */
-  request: Record<string, unknown>;
-  /** The policy the engine applied and where each field came from (request, project, default). */
-  policy: GuardrailPolicyData;
-  policyOrigin: Record<string, string>;
-  /** Identity of the caller: `key:<keyId>` or `session:<tokenId>`. */
-  decidedBy: string;
-  latency: number;
-  /** Skill vetting under the embedding text model: what the prompt-attack heads said of the
-   * prompt (probabilities, the threshold, the model id); absent under the n-gram model. */
-  promptModel?: { prompt_injection: number; jailbreak: number; threshold: number; model: string };
-  /** Skill vetting: the skill and the hash of its content (prompt and permissions), which pins it. */
-  skill?: GuardrailSkillRef;
-  /** An action authorized under a session token: the session and what the action did. */
-  session?: GuardrailSessionRef;
 }
 
 export interface GuardrailSessionRef {
@@ -217,30 +144,6 @@ export interface GuardrailSkillRef {
   contentHash: string;
 }
 
-/** Body of `agent.guardrail.blocked` and `agent.guardrail.approval_required`: the
- * notifications the webhook dispatcher delivers. `decisionId` is the subject. */
-export interface GuardrailAlertV1 {
-  decisionId: string;
-  projectId: string | null;
-  kind: GuardrailKind;
-  action: GuardrailActionName;
-  riskScore: number;
-  reasons: string[];
-  categories: string[];
-  requiresApproval: boolean;
-}
-
-/** A new version of a project's guardrail policy (PUT, or a rollback restoring an older one). */
-export interface GuardrailPolicyVersionV1 {
-  projectId: string;
-  /** Opaque version identifier, unique per project. */
-  version: string;
-  policy: GuardrailPolicyData;
-  updatedBy: string;
-  /** Set on a rollback: the version whose policy this one restores. */
-  restoredVersion: string | null;
-}
-
 /** The event types a webhook can subscribe to (the spec's Events table). */
 export const WEBHOOK_EVENT_TYPES = [
   'decision.created',
@@ -253,84 +156,11 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-/** A registered webhook. The signing secret is stored only encrypted (AES-256-GCM,
- * `libs/webhooks/src/secret-box.ts`): neither the log nor the read models hold it in clear. */
-export interface WebhookCreatedV1 {
-  webhookId: string;
-  url: string;
-  events: WebhookEventType[];
-  description: string | null;
-  enabled: boolean;
-  secretCiphertext: string;
-  createdBy: string;
-}
-
-/** Only the fields present changed. */
-export interface WebhookUpdatedV1 {
-  webhookId: string;
-  changes: { url?: string; events?: WebhookEventType[]; description?: string | null; enabled?: boolean };
-  updatedBy: string;
-}
-
-export interface WebhookDeletedV1 {
-  webhookId: string;
-  deletedBy: string;
-}
-
-/** The dispatcher turned a webhook off after it failed continuously for WEBHOOK_DISABLE_AFTER. */
-export interface WebhookAutoDisabledV1 {
-  webhookId: string;
-  reason: string;
-  failingSince: string;
-  lastError: string | null;
-}
-
 /** Where a delivery goes: a registered webhook, or the `webhookUrl` of an async batch
  * that matches no registered webhook (signed with the batch's own secret). */
 export type DeliveryTarget = { kind: 'webhook'; webhookId: string } | { kind: 'batch'; batchId: string; url: string };
 
-/** A delivery was planned: what to send (the payload, fixed for every attempt) and to whom. */
-export interface DeliveryScheduledV1 {
-  deliveryId: string;
-  /** The webhook the delivery belongs to, or null for an unregistered batch webhookUrl. */
-  webhookId: string | null;
-  target: DeliveryTarget;
-  eventId: string;
-  eventType: string;
-  payload: Record<string, unknown>;
-  /** When the first attempt is due (ISO 8601). */
-  dueAt: string;
-}
-
 export type DeliveryAttemptStatus = 'succeeded' | 'failed';
-
-/** One HTTP attempt of a delivery. */
-export interface DeliveryAttemptedV1 {
-  deliveryId: string;
-  webhookId: string | null;
-  eventId: string;
-  eventType: string;
-  /** 1 for the first attempt. */
-  attempt: number;
-  status: DeliveryAttemptStatus;
-  url: string;
-  responseCode: number | null;
-  durationMs: number;
-  error: string | null;
-  /** When the next attempt is due; null once delivered or the schedule is exhausted. */
-  nextAttemptAt: string | null;
-  /** A `POST /v1/webhooks/{id}/test` delivery (single attempt, no retries). */
-  test: boolean;
-}
-
-/** A pending delivery was given up without an attempt (its webhook was disabled or deleted). */
-export interface DeliveryCancelledV1 {
-  deliveryId: string;
-  webhookId: string | null;
-  eventId: string;
-  eventType: string;
-  reason: 'webhook_disabled' | 'webhook_deleted';
-}
 
 export interface BatchItemInput {
   id: string;
@@ -343,33 +173,6 @@ export interface BatchItemInput {
 export type BatchItemResult =
   { id: string; safe: boolean; action: Action; decisionId: string } | { id: string; error: { code: string; message: string; details: string } };
 
-/** An async batch was accepted; checking it is a job on the `jobs` topic. */
-export interface BatchAcceptedV1 {
-  batchId: string;
-  policyId: string;
-  items: BatchItemInput[];
-  webhookUrl: string;
-  /** The registered webhook at webhookUrl whose secret signs the result, or null when
-   * none matched and the batch carries its own secret (encrypted). */
-  signingWebhookId: string | null;
-  secretCiphertext: string | null;
-  acceptedBy: string;
-}
-
-export interface BatchCompletedV1 {
-  batchId: string;
-  policyId: string;
-  results: BatchItemResult[];
-  succeeded: number;
-  failed: number;
-}
-
-export interface BatchFailedV1 {
-  batchId: string;
-  policyId: string;
-  error: { code: string; message: string; details: string };
-}
-
 /** How frames are sampled (the request's extractionStrategy, with defaults applied). */
 export interface VideoExtraction {
   mode: 'interval' | 'scenes';
@@ -379,23 +182,6 @@ export interface VideoExtraction {
 }
 
 export type VideoSource = { kind: 'url'; url: string } | { kind: 'upload'; sha256: string; filename: string | null; bytes: number };
-
-/** A video check was accepted; the worker samples and scores it (a job on `jobs`). */
-export interface VideoAcceptedV1 {
-  decisionId: string;
-  policyId: string;
-  source: VideoSource;
-  /** The request's webhookUrl, or null: the outcome then goes to subscribed webhooks only. */
-  webhookUrl: string | null;
-  signingWebhookId: string | null;
-  secretCiphertext: string | null;
-  extraction: VideoExtraction;
-  maxDurationSeconds: number;
-  language: string;
-  metadata: Record<string, unknown>;
-  estimatedFrames: number;
-  acceptedBy: string;
-}
 
 /** One scored frame, before any policy (replay and resume read these). */
 export interface VideoFrameScore {
@@ -415,59 +201,31 @@ export interface VideoProbeFacts {
   fps: number;
 }
 
-/** A checkpoint: every frame scored so far (cumulative), so a worker that dies resumes
- * after the last one recorded. */
-export interface VideoProgressV1 {
-  decisionId: string;
-  mediaSha256: string;
-  probe: VideoProbeFacts;
-  framesTotal: number;
-  framesProcessed: number;
-  frames: VideoFrameScore[];
-}
+export type DecisionCreated = EventEnvelope<'decision.created', Body.DecisionCreatedV2>;
+export type PolicySaved = EventEnvelope<'policy.saved', Body.PolicySavedV1>;
+export type KeyCreated = EventEnvelope<'key.created', Body.KeyCreatedV1>;
+export type KeyRevoked = EventEnvelope<'key.revoked', Body.KeyRevokedV1>;
 
-export interface VideoCompletedV1 {
-  decisionId: string;
-  policyId: string;
-  action: Action;
-  safe: boolean;
-  flagged: boolean;
-  framesProcessed: number;
-  /** extractionStrategy.stopOnBlock stopped the scan at a blocked frame. */
-  stoppedOnBlock: boolean;
-}
+export type GuardrailDecided = EventEnvelope<'guardrail.decided', Body.GuardrailDecidedV1>;
+export type GuardrailBlocked = EventEnvelope<'agent.guardrail.blocked', Body.GuardrailAlertV1>;
+export type GuardrailApprovalRequired = EventEnvelope<'agent.guardrail.approval_required', Body.GuardrailAlertV1>;
+export type GuardrailPolicyUpdated = EventEnvelope<'guardrail.policy.updated', Body.GuardrailPolicyVersionV1>;
+export type GuardrailPolicyRolledBack = EventEnvelope<'guardrail.policy.rolled_back', Body.GuardrailPolicyVersionV1>;
 
-export interface VideoFailedV1 {
-  decisionId: string;
-  policyId: string;
-  error: { code: string; message: string; details: string };
-}
-
-export type DecisionCreated = EventEnvelope<'decision.created', DecisionCreatedV2>;
-export type PolicySaved = EventEnvelope<'policy.saved', PolicySavedV1>;
-export type KeyCreated = EventEnvelope<'key.created', KeyCreatedV1>;
-export type KeyRevoked = EventEnvelope<'key.revoked', KeyRevokedV1>;
-
-export type GuardrailDecided = EventEnvelope<'guardrail.decided', GuardrailDecidedV1>;
-export type GuardrailBlocked = EventEnvelope<'agent.guardrail.blocked', GuardrailAlertV1>;
-export type GuardrailApprovalRequired = EventEnvelope<'agent.guardrail.approval_required', GuardrailAlertV1>;
-export type GuardrailPolicyUpdated = EventEnvelope<'guardrail.policy.updated', GuardrailPolicyVersionV1>;
-export type GuardrailPolicyRolledBack = EventEnvelope<'guardrail.policy.rolled_back', GuardrailPolicyVersionV1>;
-
-export type WebhookCreated = EventEnvelope<'webhook.created', WebhookCreatedV1>;
-export type WebhookUpdated = EventEnvelope<'webhook.updated', WebhookUpdatedV1>;
-export type WebhookDeleted = EventEnvelope<'webhook.deleted', WebhookDeletedV1>;
-export type WebhookAutoDisabled = EventEnvelope<'webhook.auto_disabled', WebhookAutoDisabledV1>;
-export type DeliveryScheduled = EventEnvelope<'webhook.delivery.scheduled', DeliveryScheduledV1>;
-export type DeliveryAttempted = EventEnvelope<'webhook.delivery.attempted', DeliveryAttemptedV1>;
-export type DeliveryCancelled = EventEnvelope<'webhook.delivery.cancelled', DeliveryCancelledV1>;
-export type BatchAccepted = EventEnvelope<'batch.accepted', BatchAcceptedV1>;
-export type BatchCompleted = EventEnvelope<'batch.completed', BatchCompletedV1>;
-export type BatchFailed = EventEnvelope<'batch.failed', BatchFailedV1>;
-export type VideoAccepted = EventEnvelope<'video.accepted', VideoAcceptedV1>;
-export type VideoProgress = EventEnvelope<'video.progress', VideoProgressV1>;
-export type VideoCompleted = EventEnvelope<'video.completed', VideoCompletedV1>;
-export type VideoFailed = EventEnvelope<'video.failed', VideoFailedV1>;
+export type WebhookCreated = EventEnvelope<'webhook.created', Body.WebhookCreatedV1>;
+export type WebhookUpdated = EventEnvelope<'webhook.updated', Body.WebhookUpdatedV1>;
+export type WebhookDeleted = EventEnvelope<'webhook.deleted', Body.WebhookDeletedV1>;
+export type WebhookAutoDisabled = EventEnvelope<'webhook.auto_disabled', Body.WebhookAutoDisabledV1>;
+export type DeliveryScheduled = EventEnvelope<'webhook.delivery.scheduled', Body.DeliveryScheduledV1>;
+export type DeliveryAttempted = EventEnvelope<'webhook.delivery.attempted', Body.DeliveryAttemptedV1>;
+export type DeliveryCancelled = EventEnvelope<'webhook.delivery.cancelled', Body.DeliveryCancelledV1>;
+export type BatchAccepted = EventEnvelope<'batch.accepted', Body.BatchAcceptedV1>;
+export type BatchCompleted = EventEnvelope<'batch.completed', Body.BatchCompletedV1>;
+export type BatchFailed = EventEnvelope<'batch.failed', Body.BatchFailedV1>;
+export type VideoAccepted = EventEnvelope<'video.accepted', Body.VideoAcceptedV1>;
+export type VideoProgress = EventEnvelope<'video.progress', Body.VideoProgressV1>;
+export type VideoCompleted = EventEnvelope<'video.completed', Body.VideoCompletedV1>;
+export type VideoFailed = EventEnvelope<'video.failed', Body.VideoFailedV1>;
 
 export type DomainEvent =
   | DecisionCreated

@@ -1,4 +1,5 @@
-import { CategoryResult, DecisionCreatedV2 } from './domain-events';
+import { CategoryResult } from './domain-events';
+import { DecisionCreatedV2 } from './event-bodies';
 import { envelope, EventEnvelope } from './envelope';
 import { DECISION_STORED_VERSION, decodeDecisionDoc, encodeDecisionDoc, encodeEvent } from './event-codec';
 import { EventSchemaError, liftEncodedOrPark, upcast } from './event-schema';

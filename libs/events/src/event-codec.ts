@@ -1,5 +1,6 @@
 import { EventEnvelope } from './envelope';
-import { DecisionCreatedV2, DecisionPart } from './domain-events';
+import { DecisionPart } from './domain-events';
+import type { DecisionCreatedV2 } from './event-bodies';
 import { EventSchemaError } from './event-schema-error';
 
 /**

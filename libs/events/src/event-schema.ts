@@ -1,174 +1,41 @@
 import { EventEnvelope } from './envelope';
 import { liftStoredForm } from './event-codec';
 import { EventSchemaError } from './event-schema-error';
-import { CURRENT_VERSION, DecisionCreatedV1, DecisionCreatedV2, DomainEvent, DomainEventType, WEBHOOK_EVENT_TYPES } from './domain-events';
+import { CURRENT_VERSION, DecisionCreatedV1, DomainEvent, DomainEventType } from './domain-events';
+import type { DecisionCreatedV2 } from './event-bodies';
+import * as bodies from './event-bodies';
+import * as fields from './event-fields';
 
 export { EventSchemaError };
 
-type Check = (v: unknown) => boolean;
-const str: Check = (v) => typeof v === 'string';
-const strOrNull: Check = (v) => v === null || typeof v === 'string';
-const num: Check = (v) => typeof v === 'number' && Number.isFinite(v);
-const bool: Check = (v) => typeof v === 'boolean';
-const obj: Check = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const arr: Check = (v) => Array.isArray(v);
-const strArr: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const { str, num } = fields;
+const obj = (v: unknown): boolean => fields.isObject(v);
 
-const GUARDRAIL_ALERT: Record<string, Check> = {
-  decisionId: str,
-  projectId: strOrNull,
-  kind: str,
-  action: str,
-  riskScore: num,
-  reasons: strArr,
-  categories: strArr,
-  requiresApproval: bool,
-};
-const GUARDRAIL_POLICY_VERSION: Record<string, Check> = {
-  projectId: str,
-  version: str,
-  policy: obj,
-  updatedBy: str,
-  restoredVersion: strOrNull,
-};
-
-const numOrNull: Check = (v) => v === null || num(v);
-const webhookEvents: Check = (v) => strArr(v) && (v as string[]).every((t) => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t));
-const target: Check = (v) =>
-  obj(v) && (((v as any).kind === 'webhook' && str((v as any).webhookId)) || ((v as any).kind === 'batch' && str((v as any).batchId) && str((v as any).url)));
-const batchItems: Check = (v) => arr(v) && (v as any[]).every((i) => obj(i) && str(i.id) && str(i.content));
-const batchError: Check = (v) => obj(v) && str((v as any).code) && str((v as any).message) && str((v as any).details);
-const signalsByProvider: Check = (v) => obj(v) && Object.values(v as object).every(obj);
-const decisionParts: Check = (v) =>
-  arr(v) &&
-  (v as any[]).length > 0 &&
-  (v as any[]).every(
-    (p) =>
-      obj(p) &&
-      ['text', 'image', 'video'].includes(p.contentType) &&
-      strOrNull(p.contentRef) &&
-      (p.frame === undefined || (obj(p.frame) && num(p.frame.frameNumber) && num(p.frame.timestamp) && strOrNull(p.frame.evidenceSha256))) &&
-      signalsByProvider(p.signals) &&
-      strOrNull(p.ocrText) &&
-      (p.media === null || obj(p.media)) &&
-      arr(p.categories) &&
-      str(p.action) &&
-      bool(p.safe) &&
-      bool(p.flagged),
-  );
-const videoSource: Check = (v) =>
-  obj(v) &&
-  (((v as any).kind === 'url' && str((v as any).url)) ||
-    ((v as any).kind === 'upload' && str((v as any).sha256) && strOrNull((v as any).filename) && num((v as any).bytes)));
-const videoExtraction: Check = (v) =>
-  obj(v) &&
-  ((v as any).mode === 'interval' || (v as any).mode === 'scenes') &&
-  num((v as any).frameInterval) &&
-  num((v as any).maxFrames) &&
-  bool((v as any).stopOnBlock);
-const videoFrames: Check = (v) =>
-  arr(v) && (v as any[]).every((f) => obj(f) && num(f.index) && num(f.timestamp) && bool(f.scene) && signalsByProvider(f.signals) && strOrNull(f.ocrText));
-const DELIVERY_REF: Record<string, Check> = { deliveryId: str, webhookId: strOrNull, eventId: str, eventType: str };
-
-const SCHEMAS: Record<DomainEventType, Record<string, Check>> = {
-  'decision.created': {
-    decisionId: str,
-    requestId: strOrNull,
-    content: str,
-    contentType: str,
-    language: str,
-    metadata: obj,
-    policyId: str,
-    policyVersion: num,
-    provider: str,
-    signals: signalsByProvider,
-    parts: decisionParts,
-    categories: arr,
-    action: str,
-    safe: bool,
-    flagged: bool,
-    latency: num,
-    cost: num,
-  },
-  'policy.saved': { policyId: str, name: str, version: num, yamlContent: str, categories: obj, savedBy: str },
-  'key.created': { keyId: str, name: str, scopes: strArr, hash: str, prefix: str, createdBy: str },
-  'key.revoked': { keyId: str, revokedBy: str },
-  'guardrail.decided': {
-    decisionId: str,
-    projectId: strOrNull,
-    kind: str,
-    action: str,
-    riskScore: num,
-    reasons: strArr,
-    categories: strArr,
-    requiresApproval: bool,
-    request: obj,
-    policy: obj,
-    policyOrigin: obj,
-    decidedBy: str,
-    latency: num,
-    skill: (v) => v === undefined || (obj(v) && str((v as any).skillId) && str((v as any).contentHash)),
-    session: (v) =>
-      v === undefined ||
-      (obj(v) && str((v as any).sessionId) && arr((v as any).facts) && (v as any).facts.every((f: any) => obj(f) && str(f.kind) && str(f.value))),
-  },
-  'agent.guardrail.blocked': GUARDRAIL_ALERT,
-  'agent.guardrail.approval_required': GUARDRAIL_ALERT,
-  'guardrail.policy.updated': GUARDRAIL_POLICY_VERSION,
-  'guardrail.policy.rolled_back': GUARDRAIL_POLICY_VERSION,
-  'webhook.created': {
-    webhookId: str,
-    url: str,
-    events: webhookEvents,
-    description: strOrNull,
-    enabled: bool,
-    secretCiphertext: str,
-    createdBy: str,
-  },
-  'webhook.updated': { webhookId: str, changes: obj, updatedBy: str },
-  'webhook.deleted': { webhookId: str, deletedBy: str },
-  'webhook.auto_disabled': { webhookId: str, reason: str, failingSince: str, lastError: strOrNull },
-  'webhook.delivery.scheduled': { ...DELIVERY_REF, target, payload: obj, dueAt: str },
-  'webhook.delivery.attempted': {
-    ...DELIVERY_REF,
-    attempt: num,
-    status: (v) => v === 'succeeded' || v === 'failed',
-    url: str,
-    responseCode: numOrNull,
-    durationMs: num,
-    error: strOrNull,
-    nextAttemptAt: strOrNull,
-    test: bool,
-  },
-  'webhook.delivery.cancelled': { ...DELIVERY_REF, reason: str },
-  'batch.accepted': {
-    batchId: str,
-    policyId: str,
-    items: batchItems,
-    webhookUrl: str,
-    signingWebhookId: strOrNull,
-    secretCiphertext: strOrNull,
-    acceptedBy: str,
-  },
-  'batch.completed': { batchId: str, policyId: str, results: arr, succeeded: num, failed: num },
-  'batch.failed': { batchId: str, policyId: str, error: batchError },
-  'video.accepted': {
-    decisionId: str,
-    policyId: str,
-    source: videoSource,
-    webhookUrl: strOrNull,
-    signingWebhookId: strOrNull,
-    secretCiphertext: strOrNull,
-    extraction: videoExtraction,
-    maxDurationSeconds: num,
-    language: str,
-    metadata: obj,
-    estimatedFrames: num,
-    acceptedBy: str,
-  },
-  'video.progress': { decisionId: str, mediaSha256: str, probe: obj, framesTotal: num, framesProcessed: num, frames: videoFrames },
-  'video.completed': { decisionId: str, policyId: str, action: str, safe: bool, flagged: bool, framesProcessed: num, stoppedOnBlock: bool },
-  'video.failed': { decisionId: str, policyId: str, error: batchError },
+/** What each event type's body is checked with: its declaration (event-bodies.ts). */
+const SCHEMAS: Record<DomainEventType, fields.Fields> = {
+  'decision.created': bodies.DECISION_CREATED_V2,
+  'policy.saved': bodies.POLICY_SAVED_V1,
+  'key.created': bodies.KEY_CREATED_V1,
+  'key.revoked': bodies.KEY_REVOKED_V1,
+  'guardrail.decided': bodies.GUARDRAIL_DECIDED_V1,
+  'agent.guardrail.blocked': bodies.GUARDRAIL_ALERT_V1,
+  'agent.guardrail.approval_required': bodies.GUARDRAIL_ALERT_V1,
+  'guardrail.policy.updated': bodies.GUARDRAIL_POLICY_VERSION_V1,
+  'guardrail.policy.rolled_back': bodies.GUARDRAIL_POLICY_VERSION_V1,
+  'webhook.created': bodies.WEBHOOK_CREATED_V1,
+  'webhook.updated': bodies.WEBHOOK_UPDATED_V1,
+  'webhook.deleted': bodies.WEBHOOK_DELETED_V1,
+  'webhook.auto_disabled': bodies.WEBHOOK_AUTO_DISABLED_V1,
+  'webhook.delivery.scheduled': bodies.DELIVERY_SCHEDULED_V1,
+  'webhook.delivery.attempted': bodies.DELIVERY_ATTEMPTED_V1,
+  'webhook.delivery.cancelled': bodies.DELIVERY_CANCELLED_V1,
+  'batch.accepted': bodies.BATCH_ACCEPTED_V1,
+  'batch.completed': bodies.BATCH_COMPLETED_V1,
+  'batch.failed': bodies.BATCH_FAILED_V1,
+  'video.accepted': bodies.VIDEO_ACCEPTED_V1,
+  'video.progress': bodies.VIDEO_PROGRESS_V1,
+  'video.completed': bodies.VIDEO_COMPLETED_V1,
+  'video.failed': bodies.VIDEO_FAILED_V1,
 };
 
 /** Old versions are lifted to the current one when read. Each entry maps version v

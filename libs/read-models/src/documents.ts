@@ -2,6 +2,7 @@ import {
   Action,
   BatchItemResult,
   CategoryResult,
+  DecisionContentType,
   DecisionPart,
   DeliveryAttemptStatus,
   DeliveryTarget,
@@ -30,7 +31,7 @@ export interface DecisionDoc {
   tenantId: string;
   requestId: string | null;
   content: string;
-  contentType: string;
+  contentType: DecisionContentType;
   language: string;
   metadata: Record<string, unknown>;
   policyId: string;

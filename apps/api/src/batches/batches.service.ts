@@ -12,22 +12,9 @@ import { WebhookSecrets } from '../webhooks/webhook-secrets.service';
 import { assertDeliverableUrl } from '../webhooks/webhook-url';
 import { BatchChecker, ImageIntake } from '@cds/checks';
 import { AsyncBatchCheckDto, BatchCheckDto } from './batches.dto';
+import { AsyncBatch } from './batches.answers';
 
-export interface BatchView {
-  batchId: string;
-  status: BatchDoc['status'];
-  policyId: string;
-  totalItems: number;
-  webhookUrl: string;
-  createdAt: string;
-  completedAt: string | null;
-  succeeded: number | null;
-  failed: number | null;
-  items: BatchItemResult[] | null;
-  error: BatchDoc['error'];
-}
-
-const view = (b: BatchDoc): BatchView => ({
+const view = (b: BatchDoc): AsyncBatch => ({
   batchId: b.batchId,
   status: b.status,
   policyId: b.policyId,
@@ -113,7 +100,7 @@ export class BatchesService {
     }
   }
 
-  async get(p: Principal, batchId: string): Promise<BatchView> {
+  async get(p: Principal, batchId: string): Promise<AsyncBatch> {
     const doc = await this.readModels.getBatch(p.tenantId, batchId);
     if (!doc || doc.kind === 'video') throw notFound('BATCH_NOT_FOUND', 'Batch not found', `no batch ${batchId} in this tenant`);
     return view(doc);

@@ -6,6 +6,7 @@ import { CheckRequestDto, ContentCheck, MultimodalCheck, MultimodalRequestDto } 
 import { DryRunRequestDto } from './dry-run.dto';
 import { DryRun } from './dry-run.service';
 import { ApiAnswer, ApiBodyErrors, ApiErrors } from '../openapi/api-docs.decorators';
+import { CheckDecision, DryRunResult, MultimodalDecision } from './checks.answers';
 
 const IDEMPOTENCY_KEY = ApiHeader({
   name: 'Idempotency-Key',
@@ -27,10 +28,10 @@ export class ChecksController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Evaluate one piece of content (text, or an image as base64, data URI, URL or media reference)' })
   @IDEMPOTENCY_KEY
-  @ApiAnswer(200, 'CheckDecision')
+  @ApiAnswer(200, CheckDecision)
   @ApiBodyErrors()
   @ApiErrors(404)
-  check(@CurrentPrincipal() p: Principal, @Body() body: CheckRequestDto, @Headers('idempotency-key') key?: string) {
+  check(@CurrentPrincipal() p: Principal, @Body() body: CheckRequestDto, @Headers('idempotency-key') key?: string): Promise<CheckDecision> {
     return this.content.check(p, body, idempotencyKey(key));
   }
 
@@ -38,20 +39,20 @@ export class ChecksController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Several content kinds (text, up to 10 images, a video) in one decision' })
   @IDEMPOTENCY_KEY
-  @ApiAnswer(200, 'MultimodalDecision')
+  @ApiAnswer(200, MultimodalDecision)
   @ApiBodyErrors()
   @ApiErrors(404)
-  multimodal(@CurrentPrincipal() p: Principal, @Body() body: MultimodalRequestDto, @Headers('idempotency-key') key?: string) {
+  multimodal(@CurrentPrincipal() p: Principal, @Body() body: MultimodalRequestDto, @Headers('idempotency-key') key?: string): Promise<MultimodalDecision> {
     return this.multimodalChecks.check(p, body, idempotencyKey(key));
   }
 
   @Post('dry-run')
   @HttpCode(200)
   @ApiOperation({ summary: 'Evaluate a stored or unsaved policy against mock scores or signals; calls no provider, records nothing' })
-  @ApiAnswer(200, 'DryRunResult')
+  @ApiAnswer(200, DryRunResult)
   @ApiBodyErrors()
   @ApiErrors(404)
-  dryRun(@CurrentPrincipal() p: Principal, @Body() body: DryRunRequestDto) {
+  dryRun(@CurrentPrincipal() p: Principal, @Body() body: DryRunRequestDto): Promise<DryRunResult> {
     return this.dryRuns.run(p, body);
   }
 }

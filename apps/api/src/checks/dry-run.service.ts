@@ -4,15 +4,7 @@ import { invalid } from '@cds/errors';
 import { evaluate, parsePolicyYaml, scoresForDryRun } from '@cds/policy';
 import { ContentScorer, PolicyCatalog } from '@cds/checks';
 import { DryRunRequestDto } from './dry-run.dto';
-
-export interface DryRunResult {
-  dryRun: true;
-  policyId: string | null;
-  safe: boolean;
-  flagged: boolean;
-  action: string;
-  categories: { category: string; score: number; threshold: number; triggered: boolean }[];
-}
+import { DryRunResult } from './checks.answers';
 
 /** POST /v1/check/dry-run: a policy (stored, or unsaved YAML) over mock scores or
  * mock signals. No provider is called and nothing is recorded. */

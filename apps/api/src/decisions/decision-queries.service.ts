@@ -8,6 +8,7 @@ import { ContentScorer, itemResult, PolicyCatalog } from '@cds/checks';
 import { buildCurl } from './curl-command';
 import { ListDecisionsQueryDto } from './decisions.dto';
 import { storedDecision } from './stored-decision.view';
+import { ReplayedDecision } from './decisions.answers';
 
 /** The stored decisions of the caller's tenant: read, listed, replayed under another
  * policy, turned into a curl command. Reads only: nothing here appends an event. */
@@ -47,7 +48,7 @@ export class DecisionQueries {
   /** Re-evaluates the stored provider signals (per item, per provider) under another
    * policy. No provider is called and no new decision is recorded: the answer is what that
    * policy would have decided for this decision, which keeps its id. */
-  async replay(principal: Principal, decisionId: string, policyId: string) {
+  async replay(principal: Principal, decisionId: string, policyId: string): Promise<ReplayedDecision> {
     const original = await this.load(principal.tenantId, decisionId);
     const policy = await this.catalog.resolve(principal.tenantId, policyId);
     const started = performance.now();

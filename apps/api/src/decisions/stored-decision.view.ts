@@ -1,8 +1,9 @@
 import { DecisionDoc } from '@cds/read-models';
+import type { StoredDecision } from './decisions.answers';
 
 /** The spec's Stored decision (decisionId, content, safe, action, timestamp, policyId)
  * and the further fields an auditor needs. */
-export function storedDecision(d: DecisionDoc) {
+export function storedDecision(d: DecisionDoc): StoredDecision {
   return {
     decisionId: d.decisionId,
     content: d.content,

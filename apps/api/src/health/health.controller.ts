@@ -5,6 +5,7 @@ import { LocalTextRuntime, PROVIDER_REGISTRY, ProviderRegistry } from '@cds/prov
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../http/auth.decorators';
 import { ApiAnswer } from '../openapi/api-docs.decorators';
+import { Health, Readiness } from './health.answers';
 
 /** Probes for orchestrators, outside /v1 and without a key: liveness, and readiness
  * that reports each dependency. */
@@ -21,16 +22,16 @@ export class HealthController {
 
   @Get('health')
   @ApiOperation({ summary: 'Liveness' })
-  @ApiAnswer(200, 'Health')
-  health() {
+  @ApiAnswer(200, Health)
+  health(): Health {
     return { status: 'ok' };
   }
 
   @Get('ready')
   @ApiOperation({ summary: 'Readiness: the event log and the read models answer, and the local text model is loaded' })
-  @ApiAnswer(200, 'Readiness')
-  @ApiAnswer(503, 'Readiness', 'Not ready')
-  async ready(@Res({ passthrough: true }) reply: any) {
+  @ApiAnswer(200, Readiness)
+  @ApiAnswer(503, Readiness, 'Not ready')
+  async ready(@Res({ passthrough: true }) reply: any): Promise<Readiness> {
     const [eventLog, readModels] = await Promise.all([this.log.healthy().catch(() => false), this.readModels.healthy().catch(() => false)]);
     // A check scores text even when an external provider does (fallbacks, OCR): a text
     // model still loading (a fraction of a second at start) or failed makes the api unready.

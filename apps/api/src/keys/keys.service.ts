@@ -5,21 +5,13 @@ import { generateApiKey, Principal, Scope } from '@cds/auth';
 import { READ_MODELS, ReadModels, KeyDoc } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { randomUUID } from 'node:crypto';
+import { ApiKey, ApiKeyCreated } from './keys.answers';
 
-export interface KeyView {
-  id: string;
-  name: string;
-  scopes: string[];
-  tenantId: string;
-  prefix: string;
-  createdAt: string;
-  revokedAt: string | null;
-}
-
-const view = (d: KeyDoc): KeyView => ({
+const view = (d: KeyDoc): ApiKey => ({
   id: d.keyId,
   name: d.name,
-  scopes: d.scopes,
+  // The scopes the key was created with, checked against SCOPES then (the log keeps strings).
+  scopes: d.scopes as Scope[],
   tenantId: d.tenantId,
   prefix: d.prefix,
   createdAt: d.createdAt,
@@ -37,7 +29,7 @@ export class KeysService {
     private readonly writer: EventWriter,
   ) {}
 
-  async create(p: Principal, input: { name: string; scopes: Scope[]; tenantId?: string }): Promise<KeyView & { key: string }> {
+  async create(p: Principal, input: { name: string; scopes: Scope[]; tenantId?: string }): Promise<ApiKeyCreated> {
     const tenantId = input.tenantId ?? p.tenantId;
     if (tenantId !== p.tenantId && !p.bootstrap) {
       throw new DomainError(
@@ -58,11 +50,11 @@ export class KeysService {
     return { id: keyId, key, name: input.name, scopes: input.scopes, tenantId, prefix, createdAt: event.occurredAt, revokedAt: null };
   }
 
-  async list(p: Principal): Promise<KeyView[]> {
+  async list(p: Principal): Promise<ApiKey[]> {
     return (await this.readModels.listKeys(p.tenantId)).map(view);
   }
 
-  async revoke(p: Principal, keyId: string): Promise<KeyView> {
+  async revoke(p: Principal, keyId: string): Promise<ApiKey> {
     const doc = await this.readModels.getKey(p.tenantId, keyId);
     if (!doc) throw notFound('KEY_NOT_FOUND', 'API key not found', `no key ${keyId} in this tenant`);
     if (doc.revokedAt) return view(doc);

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtension, ApiResponse } from '@nestjs/swagger';
 import type { HeadersObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ref } from './schema-builders';
+import { ErrorBody, RateLimited } from './shared.answers';
 
 /** The security scheme every /v1 operation (but the evidence URL) declares. */
 export const API_KEY_SCHEME = 'apiKey';
@@ -27,7 +28,7 @@ const ERRORS: Record<number, string> = {
 };
 
 /** The success answer of an operation: a component schema by name, with the rate-limit headers. */
-export function ApiAnswer(status: number, schema: string, description = 'OK') {
+export function ApiAnswer(status: number, schema: Function | string, description = 'OK') {
   return ApiResponse({ status, description, schema: ref(schema), headers: RATE_LIMIT_HEADERS });
 }
 
@@ -43,7 +44,7 @@ export function ApiErrors(...statuses: number[]) {
       ApiResponse({
         status,
         description: ERRORS[status] ?? 'Error',
-        schema: ref('ErrorBody'),
+        schema: ref(ErrorBody),
         headers: status === 503 ? { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } : RATE_LIMIT_HEADERS,
       }),
     ),
@@ -59,7 +60,7 @@ export function ApiKeyed() {
     ApiResponse({
       status: 429,
       description: 'Rate limit exceeded: retry after `retryAfter` seconds',
-      schema: ref('RateLimited'),
+      schema: ref(RateLimited),
       headers: { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER },
     }),
   );

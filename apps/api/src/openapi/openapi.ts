@@ -3,9 +3,11 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, ParameterObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ValidationTypes } from 'class-validator';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
-import { ANSWER_SCHEMAS } from './answer-schemas';
+import { answerNames, resolveSchema } from './answer-fields';
 import { API_KEY_SCHEME } from './api-docs.decorators';
+import { NAMED_VALUES } from './named-schemas';
 import { ref } from './schema-builders';
+import { ErrorBody } from './shared.answers';
 import { MAX_PATH_PARAM_LENGTH } from '../http/error-body';
 
 export const OPENAPI_JSON_PATH = 'v1/openapi.json';
@@ -24,9 +26,10 @@ const DESCRIPTION = [
 ].join('\n');
 
 /**
- * The OpenAPI 3 document, built from the controllers (paths, parameters, declared answers)
- * and the request DTOs (their class-validator rules, so the document states exactly what
- * validation enforces), served at GET /v1/openapi.json with Swagger UI at /docs.
+ * The OpenAPI 3 document, built from the controllers (paths, parameters, declared answers),
+ * the request DTOs (their class-validator rules, so the document states exactly what
+ * validation enforces) and the answer classes (*.answers.ts: each field's schema beside its
+ * type), served at GET /v1/openapi.json with Swagger UI at /docs.
  */
 export function buildOpenApiDocument(app: INestApplication, version = API_VERSION): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -38,8 +41,8 @@ export function buildOpenApiDocument(app: INestApplication, version = API_VERSIO
   const doc = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
   });
-  const requestSchemas = dtoSchemas();
-  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...requestSchemas, ...ANSWER_SCHEMAS } };
+  const { requests: requestSchemas, answers } = classSchemas();
+  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...requestSchemas, ...answers } };
   for (const item of Object.values(doc.paths)) {
     for (const op of Object.values(item) as OperationObject[]) {
       if (op && typeof op === 'object' && 'responses' in op) tidyOperation(op, requestSchemas);
@@ -57,14 +60,15 @@ export function serveOpenApi(app: INestApplication, doc: OpenAPIObject): void {
   });
 }
 
-/** Every class-validator DTO (…Dto) as a JSON schema, by class name: the names the
- * controllers' @Body() types already point at. */
 const METADATA_RULES = 'free-form; at most 8 levels, 256 keys, 16 KiB; numbers finite';
 
-function dtoSchemas(): Record<string, SchemaObject> {
+/** Every class-validator DTO (…Dto) as a JSON schema, by class name: the names the
+ * controllers' @Body() types already point at; and every answer class (@Named), with the
+ * named schemas that are not classes (value lists, unions), by name. */
+function classSchemas(): { requests: Record<string, SchemaObject>; answers: Record<string, SchemaObject> } {
   // class-transformer's @Type() metadata (array item classes); its storage has no typings.
   const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: unknown };
-  const all = validationMetadatasToSchemas({
+  const options: Parameters<typeof validationMetadatasToSchemas>[0] = {
     refPointerPrefix: '#/components/schemas/',
     classTransformerMetadataStorage: defaultMetadataStorage as never,
     additionalConverters: {
@@ -72,8 +76,15 @@ function dtoSchemas(): Record<string, SchemaObject> {
       [ValidationTypes.CUSTOM_VALIDATION]: (meta) =>
         meta.name === 'isMetadata' ? { type: 'object', additionalProperties: true, description: METADATA_RULES } : {},
     },
-  }) as Record<string, SchemaObject>;
-  return Object.fromEntries(Object.entries(all).filter(([name]) => name.endsWith('Dto')));
+  };
+  const all = Object.entries(validationMetadatasToSchemas(options) as Record<string, SchemaObject>);
+  const named = answerNames();
+  const values = Object.entries(NAMED_VALUES).map(([name, schema]): [string, SchemaObject] => [name, resolveSchema(schema, options) as SchemaObject]);
+  return {
+    requests: Object.fromEntries(all.filter(([name]) => name.endsWith('Dto'))),
+    // By name: the classes load in whatever order the modules are imported.
+    answers: Object.fromEntries([...all.filter(([name]) => named.has(name)), ...values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+  };
 }
 
 type MarkedOperation = OperationObject & { 'x-query-dto'?: string; 'x-public'?: boolean };
@@ -84,7 +95,7 @@ function tidyOperation(op: MarkedOperation, schemas: Record<string, SchemaObject
   if (op.parameters?.some((p) => 'in' in p && p.in === 'path')) {
     op.responses['414'] = {
       description: `A path parameter longer than ${MAX_PATH_PARAM_LENGTH} characters (URI_TOO_LONG)`,
-      content: { 'application/json': { schema: ref('ErrorBody') } },
+      content: { 'application/json': { schema: ref(ErrorBody) } },
     };
   }
   if (op['x-public']) {

@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PROVIDER_REGISTRY, ProviderRegistry } from '@cds/providers';
 import { RequireScope } from '../http/auth.decorators';
 import { ApiAnswer } from '../openapi/api-docs.decorators';
+import { ProviderList } from './providers.answers';
 
 /** GET /v1/providers: the moderation providers this deployment knows, which are
  * configured, what they score, their circuit, and the defaults. */
@@ -14,8 +15,8 @@ export class ProvidersController {
 
   @Get()
   @ApiOperation({ summary: 'The moderation providers: configured or not, modalities, circuit state, and the default per modality' })
-  @ApiAnswer(200, 'ProviderList')
-  list() {
+  @ApiAnswer(200, ProviderList)
+  list(): ProviderList {
     return {
       providers: this.providers.describe(),
       defaults: { text: this.providers.forModality('text').name, image: this.providers.forModality('image').name },

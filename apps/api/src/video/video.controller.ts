@@ -6,6 +6,7 @@ import { CurrentPrincipal, Public, RequireScope } from '../http/auth.decorators'
 import { MultipartBody, MultipartForm } from '../http/multipart';
 import { VideoCheckDto } from './video.dto';
 import { VideoService } from './video.service';
+import { VideoAccepted, VideoResult, VideoStatus } from './video.answers';
 
 @ApiTags('video')
 @Controller('v1/video')
@@ -16,10 +17,10 @@ export class VideoController {
   @Post('check')
   @HttpCode(202)
   @ApiOperation({ summary: 'Moderate a video by URL, in the background' })
-  @ApiAnswer(202, 'VideoAccepted', 'Accepted')
+  @ApiAnswer(202, VideoAccepted, 'Accepted')
   @ApiBodyErrors()
   @ApiErrors(404)
-  check(@CurrentPrincipal() p: Principal, @Body() body: VideoCheckDto) {
+  check(@CurrentPrincipal() p: Principal, @Body() body: VideoCheckDto): Promise<VideoAccepted> {
     return this.videos.check(p, body);
   }
 
@@ -49,18 +50,18 @@ export class VideoController {
       },
     },
   })
-  @ApiAnswer(202, 'VideoAccepted', 'Accepted')
+  @ApiAnswer(202, VideoAccepted, 'Accepted')
   @ApiBodyErrors()
   @ApiErrors(404, 415)
-  upload(@CurrentPrincipal() p: Principal, @MultipartBody() form: MultipartForm) {
+  upload(@CurrentPrincipal() p: Principal, @MultipartBody() form: MultipartForm): Promise<VideoAccepted> {
     return this.videos.upload(p, form);
   }
 
   @Get('status/:decisionId')
   @ApiOperation({ summary: 'Progress of a video decision' })
-  @ApiAnswer(200, 'VideoStatus')
+  @ApiAnswer(200, VideoStatus)
   @ApiErrors(404)
-  status(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string) {
+  status(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string): Promise<VideoStatus> {
     return this.videos.status(p, id);
   }
 
@@ -69,7 +70,7 @@ export class VideoController {
   @ApiAnswer(200, 'VideoResult')
   @ApiAnswer(202, 'VideoResult', 'Still processing')
   @ApiErrors(404)
-  async result(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string, @Res({ passthrough: true }) reply: any) {
+  async result(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string, @Res({ passthrough: true }) reply: any): Promise<VideoResult> {
     const { status, body } = await this.videos.result(p, id);
     reply.status(status);
     return body;

@@ -16,6 +16,7 @@ import { WebhookSecrets } from '../webhooks/webhook-secrets.service';
 import { assertDeliverableUrl } from '../webhooks/webhook-url';
 import { VideoCheckDto, VideoOptionsDto } from './video.dto';
 import { uploadOptions } from './video-upload-options';
+import { VideoCompleted, VideoResult, VideoStatus } from './video.answers';
 
 /** A rough cost of one sampled frame (model, share of OCR and decoding), for estimates. */
 const SECONDS_PER_FRAME = 0.15;
@@ -99,7 +100,7 @@ export class VideoService {
     return this.accept(p, dto, { kind: 'upload', sha256: stored.sha256, filename: stored.filename, bytes: stored.bytes }, extraction, estimated);
   }
 
-  async status(p: Principal, decisionId: string) {
+  async status(p: Principal, decisionId: string): Promise<VideoStatus> {
     const job = await this.job(p, decisionId);
     return {
       decisionId,
@@ -112,12 +113,13 @@ export class VideoService {
 
   /** 200 with the result once completed; 202 with the progress while processing; 200 with
    * `status: failed` and the reason when it failed. */
-  async result(p: Principal, decisionId: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  async result(p: Principal, decisionId: string): Promise<{ status: number; body: VideoResult }> {
     const job = await this.job(p, decisionId);
     if (job.status === 'processing') {
-      return { status: 202, body: { decisionId, status: 'processing', progress: progressOf(job), estimatedCompletion: estimatedCompletion(job) } };
+      return { status: 202, body: { decisionId, status: 'processing' as const, progress: progressOf(job), estimatedCompletion: estimatedCompletion(job) } };
     }
-    if (job.status === 'failed') return { status: 200, body: { decisionId, status: 'failed', error: job.error } };
+    // The projection sets status failed together with the failed event's error (projection.ts).
+    if (job.status === 'failed') return { status: 200, body: { decisionId, status: 'failed' as const, error: job.error! } };
     const d = await this.readModels.getDecision(p.tenantId, decisionId);
     if (!d) throw new DomainError('unavailable', 'READ_MODELS_UNAVAILABLE', 'The decision is not readable yet', 'retry in a moment');
     return { status: 200, body: this.resultBody(d, job) };
@@ -139,7 +141,7 @@ export class VideoService {
     return bytes;
   }
 
-  private resultBody(d: DecisionDoc, job: BatchDoc) {
+  private resultBody(d: DecisionDoc, job: BatchDoc): VideoCompleted {
     const expiresAt = Math.floor(Date.now() / 1000) + this.config.EVIDENCE_URL_TTL_SECONDS;
     const base = (this.config.PUBLIC_BASE_URL ?? '').replace(/\/+$/, '');
     const results = d.parts

@@ -21,7 +21,7 @@ const int = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\
 export const MAX_URL_LENGTH = 2048;
 
 /** Event names are checked against the spec's table by WebhooksService (422 INVALID_WEBHOOK_EVENT):
- * the OpenAPI document lists them (its WebhookEventType, apps/api/src/openapi/answer-schemas.ts). */
+ * the OpenAPI document lists them (its WebhookEventType, webhooks.answers.ts). */
 const EVENT_NAMES = JSONSchema({ items: { $ref: '#/components/schemas/WebhookEventType' } });
 
 export class CreateWebhookDto {
@@ -88,33 +88,4 @@ export class ListDeliveriesQueryDto {
   @Min(1)
   @Max(1000)
   limit?: number;
-}
-
-/** The spec's Webhook, without the secret (shown once, at creation). */
-export interface WebhookView {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  /** Why the service disabled it (it failed continuously for WEBHOOK_DISABLE_AFTER), else null. */
-  disabledReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** One attempt, as `GET /v1/webhooks/{id}/deliveries` lists it. */
-export interface DeliveryView {
-  deliveryId: string;
-  timestamp: string;
-  status: 'succeeded' | 'failed';
-  responseCode: number | null;
-  attempt: number;
-  eventId: string;
-  eventType: string;
-  durationMs: number;
-  error: string | null;
-  nextAttemptAt: string | null;
-  url: string;
-  test: boolean;
 }

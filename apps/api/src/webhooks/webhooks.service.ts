@@ -17,9 +17,10 @@ import { attemptRecord, generateWebhookSecret, sendSigned, testWebhookEvent } fr
 import { EventWriter } from '@cds/write-path';
 import { WebhookSecrets } from './webhook-secrets.service';
 import { assertDeliverableUrl } from './webhook-url';
-import { CreateWebhookDto, DeliveryView, UpdateWebhookDto, WebhookView } from './webhooks.dto';
+import { CreateWebhookDto, UpdateWebhookDto } from './webhooks.dto';
+import { Webhook, WebhookCreated as CreatedWebhook, WebhookDelivery } from './webhooks.answers';
 
-const view = (w: WebhookDoc): WebhookView => ({
+const view = (w: WebhookDoc): Webhook => ({
   id: w.webhookId,
   url: w.url,
   events: w.events,
@@ -30,7 +31,7 @@ const view = (w: WebhookDoc): WebhookView => ({
   updatedAt: w.updatedAt,
 });
 
-const deliveryView = (a: DeliveryAttemptDoc): DeliveryView => ({
+const deliveryView = (a: DeliveryAttemptDoc): WebhookDelivery => ({
   deliveryId: a.deliveryId,
   timestamp: a.timestamp,
   status: a.status,
@@ -66,7 +67,7 @@ export class WebhooksService {
     return this.readModels;
   }
 
-  async create(p: Principal, dto: CreateWebhookDto): Promise<WebhookView & { secret: string }> {
+  async create(p: Principal, dto: CreateWebhookDto): Promise<CreatedWebhook> {
     const events = webhookEventTypes(dto.events);
     await assertDeliverableUrl(dto.url, this.secrets.egress);
     const secret = generateWebhookSecret();
@@ -95,15 +96,15 @@ export class WebhooksService {
     };
   }
 
-  async list(p: Principal): Promise<WebhookView[]> {
+  async list(p: Principal): Promise<Webhook[]> {
     return (await this.models.listWebhooks(p.tenantId)).map(view);
   }
 
-  async get(p: Principal, webhookId: string): Promise<WebhookView> {
+  async get(p: Principal, webhookId: string): Promise<Webhook> {
     return view(await this.find(p, webhookId));
   }
 
-  async update(p: Principal, webhookId: string, dto: UpdateWebhookDto): Promise<WebhookView> {
+  async update(p: Principal, webhookId: string, dto: UpdateWebhookDto): Promise<Webhook> {
     const current = await this.find(p, webhookId);
     const changes: WebhookUpdatedV1['changes'] = {};
     if (dto.events !== undefined) changes.events = webhookEventTypes(dto.events);
@@ -148,7 +149,7 @@ export class WebhooksService {
     return { success: result.ok, deliveryId, eventId: payload.id, responseCode: result.status, durationMs: result.durationMs, error: record.error };
   }
 
-  async deliveries(p: Principal, webhookId: string, limit = 50): Promise<DeliveryView[]> {
+  async deliveries(p: Principal, webhookId: string, limit = 50): Promise<WebhookDelivery[]> {
     await this.find(p, webhookId);
     return (await this.models.listDeliveryAttempts(p.tenantId, webhookId, limit)).map(deliveryView);
   }

@@ -150,21 +150,96 @@ export interface components {
      * @enum {string}
      */
     Action: 'allow' | 'warn' | 'flag' | 'block';
-    ErrorBody: {
-      /** @description what went wrong */
-      error: string;
-      /** @description machine-readable code, e.g. INVALID_API_KEY */
-      code: string;
-      /** @description what to change */
-      details: string;
+    ActionAuthorizeRequest: {
+      /** @enum {string} */
+      actionType:
+        | 'exec'
+        | 'shell'
+        | 'code_eval'
+        | 'file_read'
+        | 'file_write'
+        | 'file_delete'
+        | 'network_request'
+        | 'http_request'
+        | 'browser'
+        | 'database_query'
+        | 'install_package'
+        | 'git_push'
+        | 'send_email'
+        | 'spawn_agent'
+        | 'deploy'
+        | 'secret_access';
+      command?: string;
+      /** @description a file path, or a URL for network action types */
+      targetPath?: string;
+      requestedPermissions?: components['schemas']['GuardrailPermission'][];
+      /** @description the project: 1-128 letters, digits, ".", "_", ":" or "-" */
+      projectId?: string;
+      policy?: components['schemas']['PartialGuardrailPolicy'];
     };
-    RateLimited: {
-      error: string;
-      /** @description seconds */
-      retryAfter: number;
-      /** @description RATE_LIMITED */
-      code?: string;
-      details?: string;
+    ApiKey: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      scopes: ('checks' | 'policies' | 'decisions' | 'guardrails' | 'webhooks' | 'keys')[];
+      tenantId: string;
+      prefix: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      revokedAt: string | null;
+    };
+    ApiKeyCreated: components['schemas']['ApiKey'] & {
+      /** @description the key itself, shown once */
+      key: string;
+    };
+    ApiKeyList: {
+      keys: components['schemas']['ApiKey'][];
+    };
+    AsyncBatch: {
+      /** Format: uuid */
+      batchId: string;
+      /** @enum {string} */
+      status: 'processing' | 'completed' | 'failed';
+      policyId: string;
+      totalItems: number;
+      webhookUrl: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      completedAt: string | null;
+      succeeded: number | null;
+      failed: number | null;
+      /** @description per-item results once completed */
+      items: components['schemas']['BatchItemResult'][] | null;
+      error: components['schemas']['ItemError'] | null;
+    };
+    AsyncBatchAccepted: {
+      /** Format: uuid */
+      batchId: string;
+      /** @enum {string} */
+      status: 'processing';
+      totalItems: number;
+      /** @description signing secret of the deliveries, when no registered webhook has this URL (shown once) */
+      webhookSecret?: string;
+      /** Format: uuid */
+      signingWebhookId?: string;
+    };
+    /** @description one item's decision, or why it could not be checked (the others are unaffected) */
+    BatchItemResult:
+      | {
+          id: string;
+          safe: boolean;
+          action: components['schemas']['Action'];
+          /** Format: uuid */
+          decisionId: string;
+        }
+      | {
+          id: string;
+          error: components['schemas']['ItemError'];
+        };
+    BatchResult: {
+      items: components['schemas']['BatchItemResult'][];
     };
     CategoryResult: {
       /** @description category name, e.g. violence, sexual, hate, harassment, self-harm */
@@ -192,19 +267,12 @@ export interface components {
       /** @description USD */
       cost: number;
     };
-    ReplayedDecision: components['schemas']['CheckDecision'] & {
-      policyId: string;
-      policyVersion: number;
-      /** @enum {boolean} */
-      replayed: true;
-      original: {
-        policyId: string;
-        policyVersion: number;
-        action: components['schemas']['Action'];
-        safe: boolean;
-      };
-      /** @description for a multimodal decision: each item again, in request order */
-      results?: components['schemas']['MultimodalResult'][];
+    CurlCommand: {
+      /** @description a command reproducing the check; the key is read from $API_KEY */
+      curl: string;
+    };
+    DecisionList: {
+      decisions: components['schemas']['StoredDecision'][];
     };
     /** @description one item scored in a decision */
     DecisionPart: {
@@ -258,61 +326,6 @@ export interface components {
         model?: string;
       }[];
     };
-    /** @description facts about an image a decision scored (the bytes are in the media store) */
-    MediaInfo: {
-      sha256: string;
-      format: string;
-      width: number;
-      height: number;
-      bytes: number;
-      /** @description frames in the file: 1 unless animated */
-      frameCount: number;
-      framesScored: number;
-    };
-    StoredDecision: {
-      /** Format: uuid */
-      decisionId: string;
-      /** @description the original content (for images, the media reference) */
-      content: string;
-      safe: boolean;
-      action: components['schemas']['Action'];
-      /**
-       * Format: date-time
-       * @description ISO 8601 UTC
-       */
-      timestamp: string;
-      /** @description policy applied */
-      policyId: string;
-      policyVersion: number;
-      flagged: boolean;
-      categories: components['schemas']['CategoryResult'][];
-      /** @enum {string} */
-      contentType: 'text' | 'image' | 'video' | 'multimodal';
-      language: string;
-      metadata: {
-        [key: string]: unknown;
-      };
-      requestId: string | null;
-      /** @description who scored; several are comma-separated */
-      provider: string;
-      /** @description raw signals per provider, as they were stored */
-      signals: {
-        [key: string]: {
-          [key: string]: number;
-        };
-      };
-      /** @description the items scored */
-      parts: components['schemas']['DecisionPart'][];
-      latency: number;
-      cost: number;
-    };
-    DecisionList: {
-      decisions: components['schemas']['StoredDecision'][];
-    };
-    CurlCommand: {
-      /** @description a command reproducing the check; the key is read from $API_KEY */
-      curl: string;
-    };
     DryRunResult: {
       /** @enum {boolean} */
       dryRun: true;
@@ -323,197 +336,163 @@ export interface components {
       safe: boolean;
       action: components['schemas']['Action'];
     };
-    MultimodalResult: {
-      /** @enum {string} */
-      contentType: 'text' | 'image' | 'video';
-      safe: boolean;
-      flagged: boolean;
-      action: components['schemas']['Action'];
-      categories: components['schemas']['CategoryResult'][];
-      /** @description for images, the URL or media reference; absent for text */
-      contentRef?: string;
-    };
-    MultimodalDecision: {
-      /** Format: uuid */
-      decisionId: string;
-      safe: boolean;
-      flagged: boolean;
-      action: components['schemas']['Action'];
-      results: components['schemas']['MultimodalResult'][];
-      /** @description ms */
-      totalLatency: number;
-      /** @description USD */
-      totalCost: number;
-    };
-    /** @description why an item, a batch or a video job failed */
-    ItemError: {
+    ErrorBody: {
+      /** @description what went wrong */
+      error: string;
+      /** @description machine-readable code, e.g. INVALID_API_KEY */
       code: string;
-      message: string;
+      /** @description what to change */
       details: string;
     };
-    /** @description one item's decision, or why it could not be checked (the others are unaffected) */
-    BatchItemResult:
-      | {
-          id: string;
-          safe: boolean;
-          action: components['schemas']['Action'];
-          /** Format: uuid */
-          decisionId: string;
-        }
-      | {
-          id: string;
-          error: components['schemas']['ItemError'];
-        };
-    BatchResult: {
-      items: components['schemas']['BatchItemResult'][];
-    };
-    AsyncBatchAccepted: {
-      /** Format: uuid */
-      batchId: string;
-      /** @enum {string} */
-      status: 'processing';
-      totalItems: number;
-      /** @description signing secret of the deliveries, when no registered webhook has this URL (shown once) */
-      webhookSecret?: string;
-      /** Format: uuid */
-      signingWebhookId?: string;
-    };
-    AsyncBatch: {
-      /** Format: uuid */
-      batchId: string;
-      /** @enum {string} */
-      status: 'processing' | 'completed' | 'failed';
-      policyId: string;
-      totalItems: number;
-      webhookUrl: string;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      completedAt: string | null;
-      succeeded: number | null;
-      failed: number | null;
-      /** @description per-item results once completed */
-      items: components['schemas']['BatchItemResult'][] | null;
-      error: components['schemas']['ItemError'] | null;
-    };
-    VideoAccepted: {
+    GuardrailDecision: {
       /** Format: uuid */
       decisionId: string;
       /** @enum {string} */
-      status: 'processing';
-      /** @description seconds */
-      estimatedTime: number;
-      estimatedFrames: number;
-      /** @description USD */
-      estimatedCost: number;
-      webhookSecret?: string;
-      /** Format: uuid */
-      signingWebhookId?: string;
+      action: 'allow' | 'warn' | 'flag' | 'block';
+      /** @description 0 to 100; compared with requireApprovalScore */
+      riskScore: number;
+      reasons: string[];
+      categories: (
+        | 'marketplace_source'
+        | 'high_privilege_permission'
+        | 'integrity_unverified'
+        | 'unsigned_publisher'
+        | 'low_reputation'
+        | 'prompt_injection'
+        | 'sensitive_action'
+        | 'dangerous_command'
+        | 'blocked_pattern'
+        | 'sensitive_path'
+        | 'path_traversal'
+        | 'network_egress'
+        | 'privilege_escalation'
+        | 'obfuscated_command'
+        | 'system_change'
+        | 'process_control'
+        | 'skill_changed'
+        | 'session_sequence'
+      )[];
+      requiresApproval: boolean;
     };
-    VideoProgress: {
-      framesProcessed: number;
-      framesTotal: number;
-      percentComplete: number;
+    GuardrailMetrics: {
+      projectId: string;
+      days: number;
+      total: number;
+      blocked: number;
+      approvalRequired: number;
+      blockRate: number;
+      approvalRate: number;
+      skillVetting: number;
+      runtimeAuthorization: number;
+      daily: {
+        /**
+         * Format: date
+         * @description YYYY-MM-DD
+         */
+        date: string;
+        total: number;
+        blocked: number;
+        approvalRequired: number;
+      }[];
     };
-    VideoStatus: {
-      /** Format: uuid */
-      decisionId: string;
-      /** @enum {string} */
-      status: 'processing' | 'completed' | 'failed';
-      progress: components['schemas']['VideoProgress'];
-      /** Format: date-time */
-      estimatedCompletion: string;
-      error?: components['schemas']['ItemError'];
+    /** @enum {string} */
+    GuardrailPermission:
+      | 'read_file'
+      | 'list_files'
+      | 'write_file'
+      | 'clipboard_access'
+      | 'send_message'
+      | 'network_access'
+      | 'env_access'
+      | 'browser_control'
+      | 'send_email'
+      | 'git_push'
+      | 'spawn_agents'
+      | 'screen_capture'
+      | 'delete_file'
+      | 'install_packages'
+      | 'write_outside_workspace'
+      | 'run_shell'
+      | 'secrets_access'
+      | 'elevated_privileges';
+    GuardrailPolicy: {
+      sensitivePathPrefixes: string[];
+      networkAllowlist: string[];
+      blockShellPatterns: string[];
+      requireApprovalScore: number;
+      systemZones?: components['schemas']['GuardrailSystemZones'];
+      /** @description optional: at most 32 rules */
+      sessionRules?: components['schemas']['GuardrailSessionRule'][];
     };
-    VideoFrameResult: {
-      frameNumber: number;
-      /** @description position in the video, seconds */
-      timestamp: number;
-      safe: boolean;
-      flagged: boolean;
-      action: components['schemas']['Action'];
-      categories: components['schemas']['CategoryResult'][];
-      ocrText?: string;
-      /** @description on flagged frames */
-      evidence?: {
-        /** @description signed URL of the frame, no API key needed */
-        url: string;
-        /** Format: date-time */
-        expiresAt: string;
-      };
+    GuardrailPolicyAnswer: {
+      projectId: string;
+      policy: components['schemas']['GuardrailPolicy'];
     };
-    VideoSegment: {
-      /** @description seconds: the first flagged frame of the run */
-      start: number;
-      /** @description seconds: the last flagged frame of the run */
-      end: number;
-      categories: string[];
-      action: components['schemas']['Action'];
-      frames: number;
+    GuardrailPolicyHistory: {
+      projectId: string;
+      history: components['schemas']['GuardrailPolicyHistoryEntry'][];
     };
-    VideoCompleted: {
-      /** Format: uuid */
-      decisionId: string;
-      /** @enum {string} */
-      status: 'completed';
-      safe: boolean;
-      flagged: boolean;
-      action: components['schemas']['Action'];
-      categories: components['schemas']['CategoryResult'][];
-      results: components['schemas']['VideoFrameResult'][];
-      /** @description runs of consecutive flagged frames */
-      segments: components['schemas']['VideoSegment'][];
-      stoppedOnBlock: boolean;
-      framesProcessed: number;
-      /** @description ms */
-      totalLatency: number;
-      /** @description USD */
-      totalCost: number;
-      policyId: string;
-      policyVersion: number;
-      provider: string;
-    };
-    VideoProcessing: {
-      /** Format: uuid */
-      decisionId: string;
-      /** @enum {string} */
-      status: 'processing';
-      progress: components['schemas']['VideoProgress'];
-      /** Format: date-time */
-      estimatedCompletion: string;
-    };
-    VideoFailed: {
-      /** Format: uuid */
-      decisionId: string;
-      /** @enum {string} */
-      status: 'failed';
-      error: components['schemas']['ItemError'];
-    };
-    /** @description completed (200): the result; processing (202): the progress; failed (200): the reason */
-    VideoResult: components['schemas']['VideoCompleted'] | components['schemas']['VideoProcessing'] | components['schemas']['VideoFailed'];
-    Policy: {
-      policyId: string;
-      name: string;
-      /** @description keyed by category name */
-      categories: {
-        [key: string]: {
-          threshold: number;
-          action: components['schemas']['Action'];
-          provider?: string;
-        };
-      };
-      /** @description 0 for a built-in policy */
-      version: number;
-      /** @description the built-in policy of this id, until one of the same id is saved */
-      builtIn: boolean;
-      yamlContent: string;
-      /** Format: date-time */
-      createdAt: string;
+    GuardrailPolicyHistoryEntry: {
+      /** @description opaque version identifier */
+      version: string;
       /** Format: date-time */
       updatedAt: string;
+      /** @description key:<keyId> or session:<tokenId> */
+      updatedBy: string;
+      policy: components['schemas']['GuardrailPolicy'];
+      /** @description the version this one restored (a rollback), else null */
+      restoredVersion: string | null;
     };
-    PolicyList: {
-      policies: components['schemas']['Policy'][];
+    /** @description projectId is required with an API key; a session token names its own */
+    GuardrailPolicyPut: {
+      policy: components['schemas']['GuardrailPolicy'];
+      /** @description the project: 1-128 letters, digits, ".", "_", ":" or "-" */
+      projectId?: string;
+    };
+    GuardrailRollback: {
+      projectId: string;
+      version: string;
+      restoredVersion: string;
+      /** Format: date-time */
+      updatedAt: string;
+      updatedBy: string;
+      policy: components['schemas']['GuardrailPolicy'];
+    };
+    GuardrailRollbackRequest: {
+      /** @description a history version identifier */
+      version: string;
+      /** @description the project: 1-128 letters, digits, ".", "_", ":" or "-" */
+      projectId?: string;
+    };
+    /** @description a sequence of a session's actions (2 to 8 steps, the last one the action being authorized) */
+    GuardrailSessionRule: {
+      /** @description unique in the policy, at most 64 characters */
+      name: string;
+      steps: {
+        /** @description the action is one of these action types */
+        actionType?: string | string[];
+        /** @description its decision had one of these categories */
+        category?: string | string[];
+        /** @description it did one of: secret_read, network, network_egress, download, run, startup_write, exec */
+        fact?: string | string[];
+        /** @description a blockShellPatterns glob matched against the command */
+        command?: string;
+        /** @description the same glob syntax, matched against the targetPath */
+        targetPath?: string;
+      }[];
+      /** @enum {string} */
+      action: 'flag' | 'block';
+      /** @description how many earlier actions of the session the steps may reach back: 1 to 200, default 50 */
+      within?: number;
+    };
+    /** @description optional: widens or narrows the built-in system zones (libs/guardrails/GUARDRAILS.md, "System zones") */
+    GuardrailSystemZones: {
+      add?: string[];
+      exempt?: string[];
+    };
+    Health: {
+      /** @enum {string} */
+      status: 'ok';
     };
     ImpactChange: {
       from: components['schemas']['Action'];
@@ -566,6 +545,298 @@ export interface components {
       };
       replayMs: number;
     };
+    /** @description why an item, a batch or a video job failed */
+    ItemError: {
+      code: string;
+      message: string;
+      details: string;
+    };
+    /** @description facts about an image a decision scored (the bytes are in the media store) */
+    MediaInfo: {
+      sha256: string;
+      format: string;
+      width: number;
+      height: number;
+      bytes: number;
+      /** @description frames in the file: 1 unless animated */
+      frameCount: number;
+      framesScored: number;
+    };
+    MultimodalDecision: {
+      /** Format: uuid */
+      decisionId: string;
+      safe: boolean;
+      flagged: boolean;
+      action: components['schemas']['Action'];
+      results: components['schemas']['MultimodalResult'][];
+      /** @description ms */
+      totalLatency: number;
+      /** @description USD */
+      totalCost: number;
+    };
+    MultimodalResult: {
+      /** @enum {string} */
+      contentType: 'text' | 'image' | 'video';
+      safe: boolean;
+      flagged: boolean;
+      action: components['schemas']['Action'];
+      categories: components['schemas']['CategoryResult'][];
+      /** @description for images, the URL or media reference; absent for text */
+      contentRef?: string;
+    };
+    /** @description any subset of the project policy fields; the missing ones come from the project policy, then the defaults */
+    PartialGuardrailPolicy: {
+      sensitivePathPrefixes?: string[];
+      networkAllowlist?: string[];
+      blockShellPatterns?: string[];
+      requireApprovalScore?: number;
+      systemZones?: components['schemas']['GuardrailSystemZones'];
+      /** @description optional: at most 32 rules */
+      sessionRules?: components['schemas']['GuardrailSessionRule'][];
+    };
+    Policy: {
+      policyId: string;
+      name: string;
+      /** @description keyed by category name */
+      categories: {
+        [key: string]: {
+          threshold: number;
+          action: components['schemas']['Action'];
+          provider?: string;
+        };
+      };
+      /** @description 0 for a built-in policy */
+      version: number;
+      /** @description the built-in policy of this id, until one of the same id is saved */
+      builtIn: boolean;
+      yamlContent: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    PolicyList: {
+      policies: components['schemas']['Policy'][];
+    };
+    ProviderList: {
+      providers: {
+        name: string;
+        /** @description false: this build knows it, but its key or endpoint is not set */
+        configured: boolean;
+        modalities: ('text' | 'image')[];
+        /** @enum {string} */
+        circuit: 'closed' | 'open' | 'half_open';
+      }[];
+      /** @description who scores a modality when a policy names no provider (DEFAULT_PROVIDER) */
+      defaults: {
+        text: string;
+        image: string;
+      };
+    };
+    RateLimited: {
+      error: string;
+      /** @description seconds */
+      retryAfter: number;
+      /** @description RATE_LIMITED */
+      code?: string;
+      details?: string;
+    };
+    Readiness: {
+      /** @enum {string} */
+      status: 'ready' | 'not_ready';
+      eventLog: boolean;
+      readModels: boolean;
+      /** @description the local provider's text model (LOCAL_TEXT_MODEL): the api is ready once it is */
+      localTextModel: {
+        /** @enum {string} */
+        model: 'embedding' | 'ngram';
+        /** @enum {string} */
+        state: 'idle' | 'loading' | 'ready' | 'failed';
+      };
+      /** @description circuit state of each configured provider (an open one does not make the service unready: fallbacks score) */
+      providers?: {
+        [key: string]: 'closed' | 'open' | 'half_open';
+      };
+    };
+    ReplayedDecision: components['schemas']['CheckDecision'] & {
+      policyId: string;
+      policyVersion: number;
+      /** @enum {boolean} */
+      replayed: true;
+      original: {
+        policyId: string;
+        policyVersion: number;
+        action: components['schemas']['Action'];
+        safe: boolean;
+      };
+      /** @description for a multimodal decision: each item again, in request order */
+      results?: components['schemas']['MultimodalResult'][];
+    };
+    SessionRequest: {
+      /** @description the project: 1-128 letters, digits, ".", "_", ":" or "-" */
+      projectId: string;
+      /** @description lifetime of the token, default 900 */
+      ttlSeconds?: number;
+      /** @description may the token change the project policy */
+      policyWrite?: boolean;
+    };
+    SessionToken: {
+      token: string;
+      /** Format: uuid */
+      tokenId: string;
+      projectId: string;
+      policyWrite: boolean;
+      /** Format: date-time */
+      expiresAt: string;
+    };
+    SkillVettingRequest: {
+      skillId: string;
+      name?: string;
+      /** @enum {string} */
+      source?: 'official' | 'verified_publisher' | 'internal' | 'local' | 'github' | 'public_marketplace' | 'unknown';
+      /** @description skill purpose text */
+      prompt?: string;
+      requestedPermissions?: components['schemas']['GuardrailPermission'][];
+      hasChecksum?: boolean;
+      signedPublisher?: boolean;
+      /** @enum {string} */
+      maintainerReputation?: 'trusted' | 'established' | 'new' | 'unknown' | 'low';
+      /** @description the project: 1-128 letters, digits, ".", "_", ":" or "-" */
+      projectId?: string;
+      policy?: components['schemas']['PartialGuardrailPolicy'];
+    };
+    StoredDecision: {
+      /** Format: uuid */
+      decisionId: string;
+      /** @description the original content (for images, the media reference) */
+      content: string;
+      safe: boolean;
+      action: components['schemas']['Action'];
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      timestamp: string;
+      /** @description policy applied */
+      policyId: string;
+      policyVersion: number;
+      flagged: boolean;
+      categories: components['schemas']['CategoryResult'][];
+      /** @enum {string} */
+      contentType: 'text' | 'image' | 'video' | 'multimodal';
+      language: string;
+      metadata: {
+        [key: string]: unknown;
+      };
+      requestId: string | null;
+      /** @description who scored; several are comma-separated */
+      provider: string;
+      /** @description raw signals per provider, as they were stored */
+      signals: {
+        [key: string]: {
+          [key: string]: number;
+        };
+      };
+      /** @description the items scored */
+      parts: components['schemas']['DecisionPart'][];
+      latency: number;
+      cost: number;
+    };
+    VideoAccepted: {
+      /** Format: uuid */
+      decisionId: string;
+      /** @enum {string} */
+      status: 'processing';
+      /** @description seconds */
+      estimatedTime: number;
+      estimatedFrames: number;
+      /** @description USD */
+      estimatedCost: number;
+      webhookSecret?: string;
+      /** Format: uuid */
+      signingWebhookId?: string;
+    };
+    VideoCompleted: {
+      /** Format: uuid */
+      decisionId: string;
+      /** @enum {string} */
+      status: 'completed';
+      safe: boolean;
+      flagged: boolean;
+      action: components['schemas']['Action'];
+      categories: components['schemas']['CategoryResult'][];
+      results: components['schemas']['VideoFrameResult'][];
+      /** @description runs of consecutive flagged frames */
+      segments: components['schemas']['VideoSegment'][];
+      stoppedOnBlock: boolean;
+      framesProcessed: number;
+      /** @description ms */
+      totalLatency: number;
+      /** @description USD */
+      totalCost: number;
+      policyId: string;
+      policyVersion: number;
+      provider: string;
+    };
+    VideoFailed: {
+      /** Format: uuid */
+      decisionId: string;
+      /** @enum {string} */
+      status: 'failed';
+      error: components['schemas']['ItemError'];
+    };
+    VideoFrameResult: {
+      frameNumber: number;
+      /** @description position in the video, seconds */
+      timestamp: number;
+      safe: boolean;
+      flagged: boolean;
+      action: components['schemas']['Action'];
+      categories: components['schemas']['CategoryResult'][];
+      ocrText?: string;
+      /** @description on flagged frames */
+      evidence?: {
+        /** @description signed URL of the frame, no API key needed */
+        url: string;
+        /** Format: date-time */
+        expiresAt: string;
+      };
+    };
+    VideoProcessing: {
+      /** Format: uuid */
+      decisionId: string;
+      /** @enum {string} */
+      status: 'processing';
+      progress: components['schemas']['VideoProgress'];
+      /** Format: date-time */
+      estimatedCompletion: string;
+    };
+    VideoProgress: {
+      framesProcessed: number;
+      framesTotal: number;
+      percentComplete: number;
+    };
+    /** @description completed (200): the result; processing (202): the progress; failed (200): the reason */
+    VideoResult: components['schemas']['VideoCompleted'] | components['schemas']['VideoProcessing'] | components['schemas']['VideoFailed'];
+    VideoSegment: {
+      /** @description seconds: the first flagged frame of the run */
+      start: number;
+      /** @description seconds: the last flagged frame of the run */
+      end: number;
+      categories: string[];
+      action: components['schemas']['Action'];
+      frames: number;
+    };
+    VideoStatus: {
+      /** Format: uuid */
+      decisionId: string;
+      /** @enum {string} */
+      status: 'processing' | 'completed' | 'failed';
+      progress: components['schemas']['VideoProgress'];
+      /** Format: date-time */
+      estimatedCompletion: string;
+      error?: components['schemas']['ItemError'];
+    };
     Webhook: {
       /** Format: uuid */
       id: string;
@@ -580,35 +851,15 @@ export interface components {
       /** Format: date-time */
       updatedAt: string;
     };
-    /** @enum {string} */
-    WebhookEventType:
-      | 'decision.created'
-      | 'decision.flagged'
-      | 'decision.blocked'
-      | 'agent.guardrail.blocked'
-      | 'agent.guardrail.approval_required'
-      | 'moderation.completed'
-      | 'moderation.failed';
     WebhookCreated: components['schemas']['Webhook'] & {
       /** @description signing secret, shown once */
       secret: string;
-    };
-    WebhookList: {
-      webhooks: components['schemas']['Webhook'][];
     };
     WebhookDeleted: {
       /** Format: uuid */
       id: string;
       /** @enum {boolean} */
       deleted: true;
-    };
-    WebhookTestResult: {
-      success: boolean;
-      deliveryId: string;
-      eventId: string;
-      responseCode: number | null;
-      durationMs: number;
-      error: string | null;
     };
     WebhookDelivery: {
       /** Format: date-time */
@@ -633,276 +884,25 @@ export interface components {
     WebhookDeliveryList: {
       deliveries: components['schemas']['WebhookDelivery'][];
     };
-    ApiKey: {
-      /** Format: uuid */
-      id: string;
-      name: string;
-      scopes: ('checks' | 'policies' | 'decisions' | 'guardrails' | 'webhooks' | 'keys')[];
-      tenantId: string;
-      prefix: string;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      revokedAt: string | null;
-    };
-    ApiKeyCreated: components['schemas']['ApiKey'] & {
-      /** @description the key itself, shown once */
-      key: string;
-    };
-    ApiKeyList: {
-      keys: components['schemas']['ApiKey'][];
-    };
-    GuardrailDecision: {
-      /** Format: uuid */
-      decisionId: string;
-      /** @enum {string} */
-      action: 'allow' | 'warn' | 'flag' | 'block';
-      /** @description 0 to 100; compared with requireApprovalScore */
-      riskScore: number;
-      reasons: string[];
-      categories: (
-        | 'marketplace_source'
-        | 'high_privilege_permission'
-        | 'integrity_unverified'
-        | 'unsigned_publisher'
-        | 'low_reputation'
-        | 'prompt_injection'
-        | 'sensitive_action'
-        | 'dangerous_command'
-        | 'blocked_pattern'
-        | 'sensitive_path'
-        | 'path_traversal'
-        | 'network_egress'
-        | 'privilege_escalation'
-        | 'obfuscated_command'
-        | 'system_change'
-        | 'process_control'
-        | 'skill_changed'
-        | 'session_sequence'
-      )[];
-      requiresApproval: boolean;
-    };
     /** @enum {string} */
-    GuardrailPermission:
-      | 'read_file'
-      | 'list_files'
-      | 'write_file'
-      | 'clipboard_access'
-      | 'send_message'
-      | 'network_access'
-      | 'env_access'
-      | 'browser_control'
-      | 'send_email'
-      | 'git_push'
-      | 'spawn_agents'
-      | 'screen_capture'
-      | 'delete_file'
-      | 'install_packages'
-      | 'write_outside_workspace'
-      | 'run_shell'
-      | 'secrets_access'
-      | 'elevated_privileges';
-    SkillVettingRequest: {
-      skillId: string;
-      name?: string;
-      /** @enum {string} */
-      source?: 'official' | 'verified_publisher' | 'internal' | 'local' | 'github' | 'public_marketplace' | 'unknown';
-      /** @description skill purpose text */
-      prompt?: string;
-      requestedPermissions?: components['schemas']['GuardrailPermission'][];
-      hasChecksum?: boolean;
-      signedPublisher?: boolean;
-      /** @enum {string} */
-      maintainerReputation?: 'trusted' | 'established' | 'new' | 'unknown' | 'low';
-      /** @description the project: 1-128 letters, digits, ".", "_", ":" or "-" */
-      projectId?: string;
-      policy?: components['schemas']['PartialGuardrailPolicy'];
+    WebhookEventType:
+      | 'decision.created'
+      | 'decision.flagged'
+      | 'decision.blocked'
+      | 'agent.guardrail.blocked'
+      | 'agent.guardrail.approval_required'
+      | 'moderation.completed'
+      | 'moderation.failed';
+    WebhookList: {
+      webhooks: components['schemas']['Webhook'][];
     };
-    ActionAuthorizeRequest: {
-      /** @enum {string} */
-      actionType:
-        | 'exec'
-        | 'shell'
-        | 'code_eval'
-        | 'file_read'
-        | 'file_write'
-        | 'file_delete'
-        | 'network_request'
-        | 'http_request'
-        | 'browser'
-        | 'database_query'
-        | 'install_package'
-        | 'git_push'
-        | 'send_email'
-        | 'spawn_agent'
-        | 'deploy'
-        | 'secret_access';
-      command?: string;
-      /** @description a file path, or a URL for network action types */
-      targetPath?: string;
-      requestedPermissions?: components['schemas']['GuardrailPermission'][];
-      /** @description the project: 1-128 letters, digits, ".", "_", ":" or "-" */
-      projectId?: string;
-      policy?: components['schemas']['PartialGuardrailPolicy'];
-    };
-    GuardrailPolicy: {
-      sensitivePathPrefixes: string[];
-      networkAllowlist: string[];
-      blockShellPatterns: string[];
-      requireApprovalScore: number;
-      systemZones?: components['schemas']['GuardrailSystemZones'];
-      /** @description optional: at most 32 rules */
-      sessionRules?: components['schemas']['GuardrailSessionRule'][];
-    };
-    /** @description any subset of the project policy fields; the missing ones come from the project policy, then the defaults */
-    PartialGuardrailPolicy: {
-      sensitivePathPrefixes?: string[];
-      networkAllowlist?: string[];
-      blockShellPatterns?: string[];
-      requireApprovalScore?: number;
-      systemZones?: components['schemas']['GuardrailSystemZones'];
-      /** @description optional: at most 32 rules */
-      sessionRules?: components['schemas']['GuardrailSessionRule'][];
-    };
-    /** @description optional: widens or narrows the built-in system zones (libs/guardrails/GUARDRAILS.md, "System zones") */
-    GuardrailSystemZones: {
-      add?: string[];
-      exempt?: string[];
-    };
-    /** @description a sequence of a session's actions (2 to 8 steps, the last one the action being authorized) */
-    GuardrailSessionRule: {
-      /** @description unique in the policy, at most 64 characters */
-      name: string;
-      steps: {
-        /** @description the action is one of these action types */
-        actionType?: string | string[];
-        /** @description its decision had one of these categories */
-        category?: string | string[];
-        /** @description it did one of: secret_read, network, network_egress, download, run, startup_write, exec */
-        fact?: string | string[];
-        /** @description a blockShellPatterns glob matched against the command */
-        command?: string;
-        /** @description the same glob syntax, matched against the targetPath */
-        targetPath?: string;
-      }[];
-      /** @enum {string} */
-      action: 'flag' | 'block';
-      /** @description how many earlier actions of the session the steps may reach back: 1 to 200, default 50 */
-      within?: number;
-    };
-    GuardrailPolicyAnswer: {
-      projectId: string;
-      policy: components['schemas']['GuardrailPolicy'];
-    };
-    /** @description projectId is required with an API key; a session token names its own */
-    GuardrailPolicyPut: {
-      policy: components['schemas']['GuardrailPolicy'];
-      /** @description the project: 1-128 letters, digits, ".", "_", ":" or "-" */
-      projectId?: string;
-    };
-    GuardrailPolicyHistory: {
-      projectId: string;
-      history: components['schemas']['GuardrailPolicyHistoryEntry'][];
-    };
-    GuardrailPolicyHistoryEntry: {
-      /** @description opaque version identifier */
-      version: string;
-      /** Format: date-time */
-      updatedAt: string;
-      /** @description key:<keyId> or session:<tokenId> */
-      updatedBy: string;
-      policy: components['schemas']['GuardrailPolicy'];
-      /** @description the version this one restored (a rollback), else null */
-      restoredVersion: string | null;
-    };
-    GuardrailRollbackRequest: {
-      /** @description a history version identifier */
-      version: string;
-      /** @description the project: 1-128 letters, digits, ".", "_", ":" or "-" */
-      projectId?: string;
-    };
-    GuardrailRollback: {
-      projectId: string;
-      version: string;
-      restoredVersion: string;
-      /** Format: date-time */
-      updatedAt: string;
-      updatedBy: string;
-      policy: components['schemas']['GuardrailPolicy'];
-    };
-    GuardrailMetrics: {
-      projectId: string;
-      days: number;
-      total: number;
-      blocked: number;
-      approvalRequired: number;
-      blockRate: number;
-      approvalRate: number;
-      skillVetting: number;
-      runtimeAuthorization: number;
-      daily: {
-        /**
-         * Format: date
-         * @description YYYY-MM-DD
-         */
-        date: string;
-        total: number;
-        blocked: number;
-        approvalRequired: number;
-      }[];
-    };
-    SessionRequest: {
-      /** @description the project: 1-128 letters, digits, ".", "_", ":" or "-" */
-      projectId: string;
-      /** @description lifetime of the token, default 900 */
-      ttlSeconds?: number;
-      /** @description may the token change the project policy */
-      policyWrite?: boolean;
-    };
-    SessionToken: {
-      token: string;
-      /** Format: uuid */
-      tokenId: string;
-      projectId: string;
-      policyWrite: boolean;
-      /** Format: date-time */
-      expiresAt: string;
-    };
-    ProviderList: {
-      providers: {
-        name: string;
-        /** @description false: this build knows it, but its key or endpoint is not set */
-        configured: boolean;
-        modalities: ('text' | 'image')[];
-        /** @enum {string} */
-        circuit: 'closed' | 'open' | 'half_open';
-      }[];
-      /** @description who scores a modality when a policy names no provider (DEFAULT_PROVIDER) */
-      defaults: {
-        text: string;
-        image: string;
-      };
-    };
-    Health: {
-      /** @enum {string} */
-      status: 'ok';
-    };
-    Readiness: {
-      /** @enum {string} */
-      status: 'ready' | 'not_ready';
-      eventLog: boolean;
-      readModels: boolean;
-      /** @description the local provider's text model (LOCAL_TEXT_MODEL): the api is ready once it is */
-      localTextModel: {
-        /** @enum {string} */
-        model: 'embedding' | 'ngram';
-        /** @enum {string} */
-        state: 'idle' | 'loading' | 'ready' | 'failed';
-      };
-      /** @description circuit state of each configured provider (an open one does not make the service unready: fallbacks score) */
-      providers?: {
-        [key: string]: 'closed' | 'open' | 'half_open';
-      };
+    WebhookTestResult: {
+      success: boolean;
+      deliveryId: string;
+      eventId: string;
+      responseCode: number | null;
+      durationMs: number;
+      error: string | null;
     };
   };
   responses: never;
