@@ -3,8 +3,8 @@ import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppConfig, ConfigError, ConfigModule, loadConfig } from '@cds/config';
 import { EVENT_LOG, EventLog, EventLogModule } from '@cds/event-log';
-import { ReadModelsModule } from '@cds/read-models';
-import { ProjectorModule, ProjectorService, rebuildElasticsearch, rebuildSqlite } from '@cds/projector';
+import { createGeneration, ReadModelsModule } from '@cds/read-models';
+import { ProjectorModule, ProjectorService, rebuild } from '@cds/projector';
 import { startProbedContext } from '@cds/probes';
 import { Metrics, MetricsModule } from '@cds/metrics';
 import { configureLogging } from '@cds/logging';
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const levels = configureLogging({ role: 'projector', format: config.LOG_FORMAT, level: config.LOG_LEVEL });
   startTracing(process.env, { 'cds.role': 'projector' });
   const logger = new Logger('Projector');
-  if (process.argv.includes('--rebuild')) return rebuild(config, logger);
+  if (process.argv.includes('--rebuild')) return rebuildReadModels(config, logger);
   if (config.READ_MODELS === 'sqlite') {
     logger.error('READ_MODELS=sqlite is served by the embedded api process (npm start); run this process with READ_MODELS=elasticsearch, or use --rebuild');
     process.exit(2);
@@ -52,20 +52,12 @@ async function main(): Promise<void> {
   logger.log(`probes on http://${config.HOST}:${probes.port} (log=${config.EVENT_LOG}, read models=${config.READ_MODELS}, prefix=${config.TOPIC_PREFIX})`);
 }
 
-async function rebuild(config: AppConfig, logger: Logger): Promise<void> {
+async function rebuildReadModels(config: AppConfig, logger: Logger): Promise<void> {
   @Module({ imports: [ConfigModule.forRoot(config), EventLogModule.forRoot()] })
   class RebuildModule {}
   const app = await NestFactory.createApplicationContext(RebuildModule, { logger: ['error', 'warn', 'log'] });
   const log = app.get<EventLog>(EVENT_LOG);
-  let result: unknown;
-  switch (config.READ_MODELS) {
-    case 'sqlite':
-      result = await rebuildSqlite(config, log, logger);
-      break;
-    case 'elasticsearch':
-      result = await rebuildElasticsearch(config, log, logger);
-      break;
-  }
+  const result = await rebuild(() => createGeneration(config, logger), log, logger);
   console.log(JSON.stringify(result));
   await app.close();
 }

@@ -1,5 +1,6 @@
 export { ProjectorModule } from './projector.module';
 export { ProjectorService } from './projector.service';
-export { liftBatch, replayPass } from './replay-pass';
-export { rebuildElasticsearch, rebuildSqlite } from './rebuild';
-export type { RebuildResult } from './rebuild';
+export { replayPass } from './replay-pass';
+export type { ReplayTarget } from './replay-pass';
+export { rebuild } from './rebuild';
+export type { RebuildLogger, RebuildResult } from './rebuild';

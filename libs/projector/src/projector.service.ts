@@ -1,9 +1,9 @@
 import { Inject, Injectable, Optional, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { TOPICS } from '@cds/events';
-import { EVENT_LOG, EventLog, LogFollower, LogHandler } from '@cds/event-log';
-import { LiveGenerations, READ_MODELS, ReadModels } from '@cds/read-models';
+import { EncodedEvent, EVENT_LOG, EventLog, liftBatch, liftEncodedBatch, LogFollower, LogHandler } from '@cds/event-log';
+import { LiveGenerations, READ_MODELS, ReadModels, ReplayFeed } from '@cds/read-models';
 import { Metrics } from '@cds/metrics';
-import { liftBatch, replayPass } from './replay-pass';
+import { replayPass, ReplayTarget } from './replay-pass';
 
 /**
  * Fills the read models from the log. Its consumer group is named after the read-model
@@ -84,7 +84,7 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     this.follower = null;
     try {
       await rm.switchGeneration(generation, { keepPrevious: true });
-      const events = await replayPass(this.log, rm, rm.appliedNextOffsets(), this.logger);
+      const events = await replayPass(this.log, readModelsTarget(rm), rm.appliedNextOffsets(), this.logger);
       await rm.promote();
       this.logger.log(`promoted read-model generation ${generation} after catching up ${events} events in ${Date.now() - started} ms`);
     } catch (err) {
@@ -143,4 +143,20 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     await this.follower?.stop();
     this.follower = null;
   }
+}
+
+/** How the projector brings read models to the log's end: partitions side by side, bulk
+ * writes of lifted events (a replay is mostly round trips), as the Elasticsearch rebuild does. */
+const LIFTED_FEED: ReplayFeed = { chunk: 5000, partitionsAtOnce: 8, chunksAhead: 1 };
+
+/** Read models as a replay target: each chunk lifted (`applyBatch`), parked events reported. */
+function readModelsTarget(rm: Pick<ReadModels, 'applyBatch'>): ReplayTarget {
+  return {
+    feed: LIFTED_FEED,
+    apply: async (chunk: EncodedEvent[]) => {
+      const parked: string[] = [];
+      await rm.applyBatch(liftEncodedBatch(chunk, { error: (m) => parked.push(m) }));
+      return parked;
+    },
+  };
 }

@@ -19,7 +19,10 @@ export {
 export { WebhookReadModels } from './webhook-read-models.port';
 export { DocWrite, WebhookDocWrite, toDocWrites } from './projection';
 export { READ_MODELS, ReadModels, ProjectedEvent, LiveGenerations, EncodedApply } from './read-models.port';
-export { ReadModelsModule } from './read-models.module';
+export { ReadModelsModule, createGeneration } from './read-models.module';
+export { GenerationLoad, ReplayFeed } from './generations.port';
+export { SqliteGenerationLoad } from './sqlite/sqlite-generation-load';
+export { ElasticsearchGenerationLoad } from './elasticsearch/es-generation-load';
 export { SqliteReadModels } from './sqlite/sqlite-read-models.adapter';
 export { PositionWaiters } from './position-waiters';
 export { ElasticsearchReadModels } from './elasticsearch/elasticsearch-read-models.adapter';
@@ -28,6 +31,3 @@ export { openElasticsearchWithRetry } from './elasticsearch/open-with-retry';
 export { DeferredReadModels } from './elasticsearch/deferred-read-models';
 export { ConsistentReadModels, CoalescedEnds, LogEnds } from './consistent-reads';
 export { LogVersionedCache } from './log-versioned-cache';
-export { SqliteRowDecoders } from './sqlite/sqlite-row-decoders';
-export type { DecodedRows } from './sqlite/sqlite-row-decoders';
-export type { RowsAt, SqliteRow } from './sqlite/sqlite-rows';

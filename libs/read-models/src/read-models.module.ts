@@ -7,6 +7,9 @@ import { SqliteReadModels } from './sqlite/sqlite-read-models.adapter';
 import { openElasticsearchWithRetry } from './elasticsearch/open-with-retry';
 import { DeferredReadModels } from './elasticsearch/deferred-read-models';
 import { ConsistentReadModels, LogEnds } from './consistent-reads';
+import { GenerationLoad } from './generations.port';
+import { SqliteGenerationLoad } from './sqlite/sqlite-generation-load';
+import { ElasticsearchGenerationLoad } from './elasticsearch/es-generation-load';
 
 /** Picks the read-models adapter from READ_MODELS. */
 @Global()
@@ -68,5 +71,15 @@ async function openReadModels(config: AppConfig): Promise<ReadModels> {
         abort: () => abort.abort(),
       });
     }
+  }
+}
+
+/** A fresh, unserved generation of the configured read models, to load (a rebuild). */
+export async function createGeneration(config: AppConfig, logger: Pick<Logger, 'log' | 'warn' | 'error'>): Promise<GenerationLoad> {
+  switch (config.READ_MODELS) {
+    case 'sqlite':
+      return SqliteGenerationLoad.create(path.join(config.DATA_DIR, 'readmodels'));
+    case 'elasticsearch':
+      return ElasticsearchGenerationLoad.create({ node: config.ELASTICSEARCH_URL, indexPrefix: config.TOPIC_PREFIX, logger });
   }
 }

@@ -130,7 +130,6 @@ export class SqliteReadModels implements ReadModels, EncodedApply {
     return SqliteReadModels.openGeneration(dir, gen);
   }
 
-  /** A fresh, empty generation that is not served until `promote()`. */
   /**
    * A fresh, empty generation that is not served until `promote()`. Nobody reads it and a
    * failed rebuild throws it away, so until then it is written as a bulk load: rollback
@@ -147,6 +146,11 @@ export class SqliteReadModels implements ReadModels, EncodedApply {
     db.exec(TABLES);
     db.exec(WEBHOOK_SCHEMA);
     return new SqliteReadModels(db, dir, gen, true);
+  }
+
+  /** The generation `dir` serves (named by its CURRENT file), or null before the first. */
+  static servedGeneration(dir: string): string | null {
+    return readCurrent(dir);
   }
 
   /** Generation `gen` of `dir`, as served (WAL). The projection writer thread opens its
