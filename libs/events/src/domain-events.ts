@@ -179,7 +179,10 @@ export interface GuardrailPolicyData {
   }>;
 }
 
-export interface GuardrailDecidedV1 {
+/** Body of `agent.guardrail.blocked` and `agent.guardrail.approval_required`: the
+ * notifications the webhook dispatcher delivers. `decisionId` is the subject.
+ * A `guardrail.decided` event carries the same verdict and what it was decided on. */
+export interface GuardrailAlertV1 {
   decisionId: string;
   projectId: string | null;
   kind: GuardrailKind;
@@ -188,6 +191,9 @@ export interface GuardrailDecidedV1 {
   reasons: string[];
   categories: string[];
   requiresApproval: boolean;
+}
+
+export interface GuardrailDecidedV1 extends GuardrailAlertV1 {
   /** The validated request the engine saw (what an audit or a replay needs). */
   request: Record<string, unknown>;
   /** The policy the engine applied and where each field came from (request, project, default). */
@@ -215,19 +221,6 @@ export interface GuardrailSessionRef {
 export interface GuardrailSkillRef {
   skillId: string;
   contentHash: string;
-}
-
-/** Body of `agent.guardrail.blocked` and `agent.guardrail.approval_required`: the
- * notifications the webhook dispatcher delivers. `decisionId` is the subject. */
-export interface GuardrailAlertV1 {
-  decisionId: string;
-  projectId: string | null;
-  kind: GuardrailKind;
-  action: GuardrailActionName;
-  riskScore: number;
-  reasons: string[];
-  categories: string[];
-  requiresApproval: boolean;
 }
 
 /** A new version of a project's guardrail policy (PUT, or a rollback restoring an older one). */
@@ -289,8 +282,9 @@ export interface WebhookAutoDisabledV1 {
  * that matches no registered webhook (signed with the batch's own secret). */
 export type DeliveryTarget = { kind: 'webhook'; webhookId: string } | { kind: 'batch'; batchId: string; url: string };
 
-/** A delivery was planned: what to send (the payload, fixed for every attempt) and to whom. */
-export interface DeliveryScheduledV1 {
+/** What a delivery sends (the payload, fixed for every attempt) and to whom: the part of
+ * it that its scheduling, its read-model document and the dispatcher's queue all carry. */
+export interface DeliveryPlan {
   deliveryId: string;
   /** The webhook the delivery belongs to, or null for an unregistered batch webhookUrl. */
   webhookId: string | null;
@@ -298,6 +292,10 @@ export interface DeliveryScheduledV1 {
   eventId: string;
   eventType: string;
   payload: Record<string, unknown>;
+}
+
+/** A delivery was planned. */
+export interface DeliveryScheduledV1 extends DeliveryPlan {
   /** When the first attempt is due (ISO 8601). */
   dueAt: string;
 }

@@ -14,6 +14,7 @@ const obj: Check = (v) => typeof v === 'object' && v !== null && !Array.isArray(
 const arr: Check = (v) => Array.isArray(v);
 const strArr: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
+/** The verdict of a guardrail decision: the body of its alerts, the start of `guardrail.decided`. */
 const GUARDRAIL_ALERT: Record<string, Check> = {
   decisionId: str,
   projectId: strOrNull,
@@ -94,14 +95,7 @@ const SCHEMAS: Record<DomainEventType, Record<string, Check>> = {
   'key.created': { keyId: str, name: str, scopes: strArr, hash: str, prefix: str, createdBy: str },
   'key.revoked': { keyId: str, revokedBy: str },
   'guardrail.decided': {
-    decisionId: str,
-    projectId: strOrNull,
-    kind: str,
-    action: str,
-    riskScore: num,
-    reasons: strArr,
-    categories: strArr,
-    requiresApproval: bool,
+    ...GUARDRAIL_ALERT,
     request: obj,
     policy: obj,
     policyOrigin: obj,

@@ -47,6 +47,7 @@ export {
   WebhookUpdatedV1,
   WebhookDeletedV1,
   WebhookAutoDisabledV1,
+  DeliveryPlan,
   DeliveryScheduledV1,
   DeliveryAttemptedV1,
   DeliveryCancelledV1,

@@ -1,16 +1,14 @@
 import {
   Action,
   BatchItemResult,
-  CategoryResult,
-  DecisionPart,
-  DeliveryAttemptStatus,
-  DeliveryTarget,
+  DecisionCreatedV2,
+  DeliveryAttemptedV1,
+  DeliveryPlan,
   GuardrailActionName,
   GuardrailKind,
   GuardrailPolicyData,
   GuardrailSkillRef,
   GuardrailSessionRef,
-  ScoreMap,
   VideoExtraction,
   VideoFrameScore,
   VideoProbeFacts,
@@ -25,26 +23,9 @@ export interface DocPosition {
   offset: number;
 }
 
-export interface DecisionDoc {
-  decisionId: string;
+/** A decision: its event's data (decision.created, v2) with the tenant and the time of the event. */
+export interface DecisionDoc extends DecisionCreatedV2 {
   tenantId: string;
-  requestId: string | null;
-  content: string;
-  contentType: string;
-  language: string;
-  metadata: Record<string, unknown>;
-  policyId: string;
-  policyVersion: number;
-  provider: string;
-  /** Raw signals per provider. */
-  signals: Record<string, ScoreMap>;
-  parts: DecisionPart[];
-  categories: CategoryResult[];
-  action: Action;
-  safe: boolean;
-  flagged: boolean;
-  latency: number;
-  cost: number;
   timestamp: string;
 }
 
@@ -173,14 +154,8 @@ export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
 /** One delivery (one event to one target) and where it stands: what the dispatcher
  * resumes from after a restart. */
-export interface DeliveryDoc {
-  deliveryId: string;
+export interface DeliveryDoc extends DeliveryPlan {
   tenantId: string;
-  webhookId: string | null;
-  target: DeliveryTarget;
-  eventId: string;
-  eventType: string;
-  payload: Record<string, unknown>;
   state: DeliveryState;
   attempts: number;
   /** Due time of the next attempt while pending, null otherwise. */
@@ -191,20 +166,8 @@ export interface DeliveryDoc {
 }
 
 /** One HTTP attempt of a delivery, as `GET /v1/webhooks/{id}/deliveries` lists it. */
-export interface DeliveryAttemptDoc {
-  deliveryId: string;
+export interface DeliveryAttemptDoc extends DeliveryAttemptedV1 {
   tenantId: string;
-  webhookId: string | null;
-  eventId: string;
-  eventType: string;
-  attempt: number;
-  status: DeliveryAttemptStatus;
-  url: string;
-  responseCode: number | null;
-  durationMs: number;
-  error: string | null;
-  nextAttemptAt: string | null;
-  test: boolean;
   timestamp: string;
 }
 

@@ -20,7 +20,7 @@ describe('curl command', () => {
   });
 
   it('reads the key from $API_KEY and sends the original request body', () => {
-    const d = { content: `x'; rm -rf / #$(id)`, policyId: 'p', contentType: 'text', language: 'fr', metadata: { userId: 'u' } };
+    const d = { content: `x'; rm -rf / #$(id)`, policyId: 'p', contentType: 'text' as const, language: 'fr', metadata: { userId: 'u' } };
     const args = echoArgs(buildCurl('http://h:1', d));
     expect(args).toContain('Authorization: Bearer k123');
     expect(args).toContain('http://h:1/v1/check');
