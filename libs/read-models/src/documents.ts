@@ -4,11 +4,8 @@ import {
   DecisionCreatedV2,
   DeliveryAttemptedV1,
   DeliveryPlan,
-  GuardrailActionName,
-  GuardrailKind,
+  GuardrailDecidedV1,
   GuardrailPolicyData,
-  GuardrailSkillRef,
-  GuardrailSessionRef,
   VideoExtraction,
   VideoFrameScore,
   VideoProbeFacts,
@@ -70,26 +67,11 @@ export interface DecisionFilter {
   q?: string;
 }
 
-export interface GuardrailDecisionDoc {
-  decisionId: string;
+/** A guardrail decision: its event's data (guardrail.decided) with the tenant and the time
+ * of the event; what the prompt-attack model said (promptModel) stays on the log. */
+export interface GuardrailDecisionDoc extends Omit<GuardrailDecidedV1, 'promptModel'> {
   tenantId: string;
-  projectId: string | null;
-  kind: GuardrailKind;
-  action: GuardrailActionName;
-  riskScore: number;
-  reasons: string[];
-  categories: string[];
-  requiresApproval: boolean;
-  request: Record<string, unknown>;
-  policy: GuardrailPolicyData;
-  policyOrigin: Record<string, string>;
-  decidedBy: string;
-  latency: number;
   timestamp: string;
-  /** Skill vetting since pinning: what the skill was (GuardrailDecidedV1.skill). */
-  skill?: GuardrailSkillRef;
-  /** Made under a session token (GuardrailDecidedV1.session). */
-  session?: GuardrailSessionRef;
 }
 
 /** An earlier action of a session, as its sequence rules need it. */
