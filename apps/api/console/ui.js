@@ -79,6 +79,16 @@ export function formatTime(iso) {
 export const score = (n) => (typeof n === 'number' ? n.toFixed(3) : '—');
 export const percent = (n) => (typeof n === 'number' ? `${(n * 100).toFixed(1)}%` : '—');
 
+/** A table column: the categories that triggered in a decision or one of its parts. */
+export const triggeredColumn = {
+  label: 'Triggered',
+  cell: (d) =>
+    (d.categories ?? [])
+      .filter((c) => c.triggered)
+      .map((c) => c.category)
+      .join(', ') || '—',
+};
+
 /** The first `max` characters of a text, on one line. */
 export function excerpt(text, max = 120) {
   const line = String(text ?? '')

@@ -1,5 +1,5 @@
-import { IsMetadata } from '@cds/validation';
-import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsMetadata, OptionalLanguage, OptionalRequestId } from '@cds/validation';
+import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches } from 'class-validator';
 
 import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '@cds/policy';
 import type { Action, CategoryResult } from '@cds/events';
@@ -21,19 +21,14 @@ export class CheckRequestDto {
   @IsIn(CONTENT_TYPES, { message: `contentType must be one of ${CONTENT_TYPES.join(', ')}` })
   contentType?: (typeof CONTENT_TYPES)[number];
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(16)
+  @OptionalLanguage()
   language?: string;
 
   @IsOptional()
   @IsMetadata()
   metadata?: Record<string, unknown>;
 
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @OptionalRequestId()
   requestId?: string;
 }
 

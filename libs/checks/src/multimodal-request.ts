@@ -1,4 +1,4 @@
-import { IsMetadata } from '@cds/validation';
+import { IsMetadata, OptionalLanguage, OptionalRequestId } from '@cds/validation';
 import { Type } from 'class-transformer';
 import { IsArray, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { Action, CategoryResult } from '@cds/events';
@@ -8,9 +8,7 @@ import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from './check-request';
 export const MAX_MULTIMODAL_IMAGES = 10;
 
 export class MultimodalContextDto {
-  @IsOptional()
-  @IsString()
-  @MaxLength(16)
+  @OptionalLanguage()
   language?: string;
 
   @IsOptional()
@@ -63,10 +61,7 @@ export class MultimodalRequestDto {
   @IsMetadata()
   metadata?: Record<string, unknown>;
 
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @OptionalRequestId()
   requestId?: string;
 }
 

@@ -180,11 +180,17 @@ const DELIVERY_REF = {
 
 const target = shallow<DeliveryTarget>((v) => obj(v) && ((v.kind === 'webhook' && str(v.webhookId)) || (v.kind === 'batch' && str(v.batchId) && str(v.url))));
 
-/** A delivery was planned: what to send (the payload, fixed for every attempt) and to whom. */
-export const DELIVERY_SCHEDULED_V1 = {
+/** What a delivery sends (the payload, fixed for every attempt) and to whom: what its
+ * scheduling, its read-model document and the dispatcher's queue all carry. */
+const DELIVERY_PLAN = {
   ...DELIVERY_REF,
   target,
   payload: object(),
+};
+
+/** A delivery was planned. */
+export const DELIVERY_SCHEDULED_V1 = {
+  ...DELIVERY_PLAN,
   /** When the first attempt is due (ISO 8601). */
   dueAt: str,
 };
@@ -289,6 +295,7 @@ export type WebhookCreatedV1 = DataOf<typeof WEBHOOK_CREATED_V1>;
 export type WebhookUpdatedV1 = DataOf<typeof WEBHOOK_UPDATED_V1>;
 export type WebhookDeletedV1 = DataOf<typeof WEBHOOK_DELETED_V1>;
 export type WebhookAutoDisabledV1 = DataOf<typeof WEBHOOK_AUTO_DISABLED_V1>;
+export type DeliveryPlan = DataOf<typeof DELIVERY_PLAN>;
 export type DeliveryScheduledV1 = DataOf<typeof DELIVERY_SCHEDULED_V1>;
 export type DeliveryAttemptedV1 = DataOf<typeof DELIVERY_ATTEMPTED_V1>;
 export type DeliveryCancelledV1 = DataOf<typeof DELIVERY_CANCELLED_V1>;

@@ -68,6 +68,7 @@ export type {
   WebhookUpdatedV1,
   WebhookDeletedV1,
   WebhookAutoDisabledV1,
+  DeliveryPlan,
   DeliveryScheduledV1,
   DeliveryAttemptedV1,
   DeliveryCancelledV1,

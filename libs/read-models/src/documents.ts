@@ -1,17 +1,11 @@
 import {
   Action,
   BatchItemResult,
-  CategoryResult,
-  DecisionContentType,
-  DecisionPart,
-  DeliveryAttemptStatus,
-  DeliveryTarget,
-  GuardrailActionName,
-  GuardrailKind,
+  DecisionCreatedV2,
+  DeliveryAttemptedV1,
+  DeliveryPlan,
+  GuardrailDecidedV1,
   GuardrailPolicyData,
-  GuardrailSkillRef,
-  GuardrailSessionRef,
-  ScoreMap,
   VideoExtraction,
   VideoFrameScore,
   VideoProbeFacts,
@@ -26,26 +20,9 @@ export interface DocPosition {
   offset: number;
 }
 
-export interface DecisionDoc {
-  decisionId: string;
+/** A decision: its event's data (decision.created, v2) with the tenant and the time of the event. */
+export interface DecisionDoc extends DecisionCreatedV2 {
   tenantId: string;
-  requestId: string | null;
-  content: string;
-  contentType: DecisionContentType;
-  language: string;
-  metadata: Record<string, unknown>;
-  policyId: string;
-  policyVersion: number;
-  provider: string;
-  /** Raw signals per provider. */
-  signals: Record<string, ScoreMap>;
-  parts: DecisionPart[];
-  categories: CategoryResult[];
-  action: Action;
-  safe: boolean;
-  flagged: boolean;
-  latency: number;
-  cost: number;
   timestamp: string;
 }
 
@@ -90,26 +67,11 @@ export interface DecisionFilter {
   q?: string;
 }
 
-export interface GuardrailDecisionDoc {
-  decisionId: string;
+/** A guardrail decision: its event's data (guardrail.decided) with the tenant and the time
+ * of the event; what the prompt-attack model said (promptModel) stays on the log. */
+export interface GuardrailDecisionDoc extends Omit<GuardrailDecidedV1, 'promptModel'> {
   tenantId: string;
-  projectId: string | null;
-  kind: GuardrailKind;
-  action: GuardrailActionName;
-  riskScore: number;
-  reasons: string[];
-  categories: string[];
-  requiresApproval: boolean;
-  request: Record<string, unknown>;
-  policy: GuardrailPolicyData;
-  policyOrigin: Record<string, string>;
-  decidedBy: string;
-  latency: number;
   timestamp: string;
-  /** Skill vetting since pinning: what the skill was (GuardrailDecidedV1.skill). */
-  skill?: GuardrailSkillRef;
-  /** Made under a session token (GuardrailDecidedV1.session). */
-  session?: GuardrailSessionRef;
 }
 
 /** An earlier action of a session, as its sequence rules need it. */
@@ -174,14 +136,8 @@ export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
 /** One delivery (one event to one target) and where it stands: what the dispatcher
  * resumes from after a restart. */
-export interface DeliveryDoc {
-  deliveryId: string;
+export interface DeliveryDoc extends DeliveryPlan {
   tenantId: string;
-  webhookId: string | null;
-  target: DeliveryTarget;
-  eventId: string;
-  eventType: string;
-  payload: Record<string, unknown>;
   state: DeliveryState;
   attempts: number;
   /** Due time of the next attempt while pending, null otherwise. */
@@ -192,20 +148,8 @@ export interface DeliveryDoc {
 }
 
 /** One HTTP attempt of a delivery, as `GET /v1/webhooks/{id}/deliveries` lists it. */
-export interface DeliveryAttemptDoc {
-  deliveryId: string;
+export interface DeliveryAttemptDoc extends DeliveryAttemptedV1 {
   tenantId: string;
-  webhookId: string | null;
-  eventId: string;
-  eventType: string;
-  attempt: number;
-  status: DeliveryAttemptStatus;
-  url: string;
-  responseCode: number | null;
-  durationMs: number;
-  error: string | null;
-  nextAttemptAt: string | null;
-  test: boolean;
   timestamp: string;
 }
 

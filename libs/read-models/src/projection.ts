@@ -73,6 +73,30 @@ export function decisionDoc(d: DecisionCreatedV2, tenantId: string, timestamp: s
   };
 }
 
+/** A batch or video job as accepted: processing, nothing scored yet. */
+function acceptedJob(
+  tenantId: string,
+  at: string,
+  job: Pick<BatchDoc, 'batchId' | 'policyId' | 'totalItems' | 'webhookUrl' | 'signingWebhookId' | 'secretCiphertext'>,
+): BatchDoc {
+  return {
+    batchId: job.batchId,
+    tenantId,
+    policyId: job.policyId,
+    status: 'processing',
+    totalItems: job.totalItems,
+    webhookUrl: job.webhookUrl,
+    signingWebhookId: job.signingWebhookId,
+    secretCiphertext: job.secretCiphertext,
+    results: null,
+    succeeded: null,
+    failed: null,
+    error: null,
+    createdAt: at,
+    completedAt: null,
+  };
+}
+
 export function toDocWrites(e: DomainEvent): DocWrite[] {
   const at = e.occurredAt;
   switch (e.type) {
@@ -272,27 +296,7 @@ export function toDocWrites(e: DomainEvent): DocWrite[] {
       ];
     case 'batch.accepted': {
       const d = e.data;
-      return [
-        {
-          kind: 'batch',
-          doc: {
-            batchId: d.batchId,
-            tenantId: e.tenantId,
-            policyId: d.policyId,
-            status: 'processing',
-            totalItems: d.items.length,
-            webhookUrl: d.webhookUrl,
-            signingWebhookId: d.signingWebhookId,
-            secretCiphertext: d.secretCiphertext,
-            results: null,
-            succeeded: null,
-            failed: null,
-            error: null,
-            createdAt: at,
-            completedAt: null,
-          },
-        },
-      ];
+      return [{ kind: 'batch', doc: acceptedJob(e.tenantId, at, { ...d, totalItems: d.items.length }) }];
     }
     case 'batch.completed': {
       const d = e.data;
@@ -313,21 +317,8 @@ export function toDocWrites(e: DomainEvent): DocWrite[] {
         {
           kind: 'batch',
           doc: {
-            batchId: d.decisionId,
+            ...acceptedJob(e.tenantId, at, { ...d, batchId: d.decisionId, totalItems: d.estimatedFrames, webhookUrl: d.webhookUrl ?? '' }),
             kind: 'video',
-            tenantId: e.tenantId,
-            policyId: d.policyId,
-            status: 'processing',
-            totalItems: d.estimatedFrames,
-            webhookUrl: d.webhookUrl ?? '',
-            signingWebhookId: d.signingWebhookId,
-            secretCiphertext: d.secretCiphertext,
-            results: null,
-            succeeded: null,
-            failed: null,
-            error: null,
-            createdAt: at,
-            completedAt: null,
             video: {
               source: d.source,
               extraction: d.extraction,

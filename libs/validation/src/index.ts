@@ -1,2 +1,3 @@
 export { IsMetadata, metadataProblem, METADATA_LIMITS } from './metadata.validator';
 export { compileDto, type CompiledDto } from './compiled-validation';
+export { stacked, OptionalRequestId, OptionalLanguage } from './field-rules';

@@ -1,15 +1,9 @@
 import { backoffDelay } from '@cds/backoff';
-import { DeliveryTarget } from '@cds/events';
+import { DeliveryPlan } from '@cds/events';
 
 /** A delivery waiting for its next attempt. */
-export interface PendingDelivery {
-  deliveryId: string;
+export interface PendingDelivery extends DeliveryPlan {
   tenantId: string;
-  webhookId: string | null;
-  target: DeliveryTarget;
-  eventId: string;
-  eventType: string;
-  payload: Record<string, unknown>;
   /** Attempts made (and recorded) so far. */
   attempts: number;
   dueAt: number;

@@ -1,6 +1,6 @@
 import { blobUrl, get } from '../api.js';
 import { h, safeHref } from '../dom.js';
-import { actionBadge, errorBox, facts, loading, notice, score, section, table } from '../ui.js';
+import { actionBadge, errorBox, facts, loading, notice, score, section, table, triggeredColumn } from '../ui.js';
 
 const MAX_THUMBNAILS = 24;
 
@@ -79,14 +79,7 @@ function framesTable(frames, results, onLeave) {
       { label: 'Frame', class: 'num', cell: (p) => p.frame.frameNumber },
       { label: 'At (s)', class: 'num', cell: (p) => p.frame.timestamp.toFixed(1) },
       { label: 'Action', cell: (p) => actionBadge(p.action) },
-      {
-        label: 'Triggered',
-        cell: (p) =>
-          (p.categories ?? [])
-            .filter((c) => c.triggered)
-            .map((c) => c.category)
-            .join(', ') || '—',
-      },
+      triggeredColumn,
       {
         label: 'Evidence',
         cell: (p) => {

@@ -1,6 +1,6 @@
 import { get } from '../api.js';
 import { fill, go, h } from '../dom.js';
-import { ACTIONS, actionBadge, errorBox, excerpt, formatTime, loading, table } from '../ui.js';
+import { ACTIONS, actionBadge, errorBox, excerpt, formatTime, loading, table, triggeredColumn } from '../ui.js';
 import { cursorOf, FIRST, nextCursor, pageWindow, rememberCursor } from './decision-cursors.js';
 
 const FILTERS = ['action', 'policyId', 'category', 'from', 'to', 'q'];
@@ -51,14 +51,7 @@ function decisionTable(rows) {
         class: 'content-cell',
         cell: (d) => h('a', { href: `#/decisions/${encodeURIComponent(d.decisionId)}`, class: 'plain' }, contentExcerpt(d)),
       },
-      {
-        label: 'Triggered',
-        cell: (d) =>
-          (d.categories ?? [])
-            .filter((c) => c.triggered)
-            .map((c) => c.category)
-            .join(', ') || '—',
-      },
+      triggeredColumn,
     ],
     rows,
     { empty: 'No decisions match these filters.' },

@@ -1,22 +1,17 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { NAME_PATTERN } from '@cds/policy';
 import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '@cds/checks';
+import { ListLimit, OptionalDateTime, queryInt } from '../http/query.validators';
 
 const ACTIONS = ['allow', 'warn', 'flag', 'block'] as const;
-/** Query strings are strings: only plain decimal integers are accepted. */
-const int = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value);
 
 export class ListDecisionsQueryDto {
-  @IsOptional()
-  @Transform(int)
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1)
-  @Max(1000)
+  @ListLimit()
   limit?: number;
 
   @IsOptional()
-  @Transform(int)
+  @Transform(queryInt)
   @IsInt({ message: 'offset must be an integer' })
   @Min(0)
   @Max(10_000_000)
@@ -31,12 +26,10 @@ export class ListDecisionsQueryDto {
   @Matches(POLICY_ID_PATTERN, { message: POLICY_ID_MESSAGE })
   policyId?: string;
 
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 date-time' })
+  @OptionalDateTime()
   from?: string;
 
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 date-time' })
+  @OptionalDateTime()
   to?: string;
 
   /** Decisions whose `metadata.userId` is this value (numbers compare as text). */

@@ -1,5 +1,6 @@
-import { IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '@cds/checks';
+import { OptionalDateTime } from '../http/query.validators';
 
 export class SavePolicyDto {
   @IsString()
@@ -21,12 +22,10 @@ export class PolicyImpactDto {
   @MaxLength(1024 * 1024)
   yamlContent!: string;
 
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 date-time' })
+  @OptionalDateTime()
   from?: string;
 
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 date-time' })
+  @OptionalDateTime()
   to?: string;
 
   @IsOptional()

@@ -1,4 +1,4 @@
-import { IsMetadata } from '@cds/validation';
+import { IsMetadata, OptionalLanguage } from '@cds/validation';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { POLICY_ID_MESSAGE, POLICY_ID_PATTERN } from '@cds/policy';
@@ -50,9 +50,7 @@ export class VideoOptionsDto {
   @Max(24 * 3600)
   maxDurationSeconds?: number;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(16)
+  @OptionalLanguage()
   language?: string;
 
   @IsOptional()

@@ -1,22 +1,6 @@
-import { Transform } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayNotEmpty,
-  IsArray,
-  IsBoolean,
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateIf,
-  ValidationOptions,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidationOptions } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-
-const int = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value);
+import { ListLimit } from '../http/query.validators';
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -82,10 +66,6 @@ export class TestWebhookDto {
 }
 
 export class ListDeliveriesQueryDto {
-  @IsOptional()
-  @Transform(int)
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1)
-  @Max(1000)
+  @ListLimit()
   limit?: number;
 }

@@ -6,7 +6,7 @@
  * a language without its pack is read with English and the read says so (`plan.missing`).
  */
 import { OcrUnavailableError } from './ocr.errors';
-import { DEFAULT_OCR_MAX_OUTPUT_BYTES, OcrResult, checkOcrInput, probeTesseract, readTextInImage } from './tesseract.ocr';
+import { DEFAULT_OCR_MAX_OUTPUT_BYTES, OcrResult, ReadTextOptions, checkOcrInput, probeTesseract, readTextInImage } from './tesseract.ocr';
 import { OcrLanguagePlan, normalizeOcrText, ocrLanguagePlan, tesseractPsm } from './tesseract.args';
 import { TesseractWasm } from './tesseract-wasm.ocr';
 
@@ -14,15 +14,8 @@ export type OcrEngineName = 'tesseract' | 'tesseract.js';
 /** `auto`: the binary when it runs, else tesseract.js. */
 export type OcrEngineChoice = 'auto' | OcrEngineName;
 
-export interface OcrReadOptions {
-  /** ISO 639-1 language of the check. */
-  language: string;
-  timeoutMs: number;
-  maxOutputBytes?: number;
-  maxInputBytes?: number;
-  maxPixels?: number;
-  psm?: number;
-}
+/** What a read is asked for, whichever engine reads: the binary's options but its path and packs. */
+export type OcrReadOptions = Omit<ReadTextOptions, 'binary' | 'available'>;
 
 export interface OcrRead extends OcrResult {
   /** The packs it was read with, and those the language needed but this engine lacks. */

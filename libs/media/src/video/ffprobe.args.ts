@@ -8,16 +8,14 @@ export interface ProbeArgsOptions {
   maxPixels?: number;
 }
 
+/** Errors only on stderr; one local file, read through the accepted demuxers only. Other
+ * demuxers are refused by name ("[png_pipe @ ...] Format not on whitelist"): playlists
+ * (HLS, DASH, concat) would otherwise open further files while probing. */
+const SAFE_INPUT = ['-v', 'error', '-protocol_whitelist', 'file,pipe', '-format_whitelist', DEMUXER_WHITELIST];
+
 export function ffprobeArgs(file: string, o: ProbeArgsOptions = {}): string[] {
   return [
-    '-v',
-    'error',
-    '-protocol_whitelist',
-    'file,pipe',
-    // Other demuxers are refused by name ("[png_pipe @ ...] Format not on whitelist"):
-    // playlists (HLS, DASH, concat) would otherwise open further files while probing.
-    '-format_whitelist',
-    DEMUXER_WHITELIST,
+    ...SAFE_INPUT,
     ...(o.maxPixels ? ['-max_pixels', String(Math.floor(o.maxPixels))] : []),
     '-print_format',
     'json',
@@ -33,19 +31,5 @@ export function ffprobeArgs(file: string, o: ProbeArgsOptions = {}): string[] {
  * One CSV line per packet: "pts_time,duration_time".
  */
 export function packetTimesArgs(file: string): string[] {
-  return [
-    '-v',
-    'error',
-    '-protocol_whitelist',
-    'file,pipe',
-    '-format_whitelist',
-    DEMUXER_WHITELIST,
-    '-select_streams',
-    'V:0',
-    '-show_entries',
-    'packet=pts_time,duration_time',
-    '-print_format',
-    'csv=p=0',
-    inputUrl(file),
-  ];
+  return [...SAFE_INPUT, '-select_streams', 'V:0', '-show_entries', 'packet=pts_time,duration_time', '-print_format', 'csv=p=0', inputUrl(file)];
 }

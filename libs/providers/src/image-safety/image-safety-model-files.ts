@@ -1,9 +1,7 @@
-import { existsSync, readFileSync } from 'fs';
-import { dirname, join, resolve } from 'path';
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { DomainError } from '@cds/errors';
-
-/** The command that installs the models; every "model missing" error names it. */
-export const IMAGE_MODELS_FETCH_COMMAND = 'npm run models:fetch';
+import { MODELS_FETCH_COMMAND, projectModelDir, requireModelFiles } from '../model-files/model-files';
 
 export const IMAGE_SAFETY_MODEL_FILE = 'image-safety-classifier-s.onnx';
 /** written by scripts/models/fetch-image-safety.sh once the wheel and the model passed their sha256 checks */
@@ -24,25 +22,14 @@ export interface ImageSafetyModelFiles {
  * package.json (the repository root, from the sources or from dist), unless
  * IMAGE_SAFETY_MODEL_DIR says otherwise. */
 export function defaultImageSafetyModelDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.IMAGE_SAFETY_MODEL_DIR) return resolve(env.IMAGE_SAFETY_MODEL_DIR);
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return join(dir, 'models', 'image-safety');
+  return projectModelDir('image-safety', env.IMAGE_SAFETY_MODEL_DIR);
 }
 
 /** Finds the fetched model or throws IMAGE_MODEL_MISSING (503) naming the command that fetches it. */
 export function locateImageSafetyModel(dir = defaultImageSafetyModelDir()): ImageSafetyModelFiles {
   const modelPath = join(dir, IMAGE_SAFETY_MODEL_FILE);
   const manifestPath = join(dir, IMAGE_SAFETY_MANIFEST_FILE);
-  const missing = [modelPath, manifestPath].filter((p) => !existsSync(p));
-  if (missing.length > 0) {
-    throw new DomainError(
-      'unavailable',
-      'IMAGE_MODEL_MISSING',
-      `The local image safety model is not installed: run \`${IMAGE_MODELS_FETCH_COMMAND}\``,
-      `missing ${missing.join(', ')}`,
-    );
-  }
+  requireModelFiles([modelPath, manifestPath], 'IMAGE_MODEL_MISSING', 'local image safety model');
   let manifest: { modelSha256?: string; package?: string; version?: string };
   try {
     manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as typeof manifest;
@@ -50,7 +37,7 @@ export function locateImageSafetyModel(dir = defaultImageSafetyModelDir()): Imag
     throw new DomainError(
       'unavailable',
       'IMAGE_MODEL_MISSING',
-      `The local image safety model's manifest cannot be read: run \`${IMAGE_MODELS_FETCH_COMMAND}\` again`,
+      `The local image safety model's manifest cannot be read: run \`${MODELS_FETCH_COMMAND}\` again`,
       `${manifestPath}: ${(err as Error).message}`,
     );
   }

@@ -10,7 +10,8 @@ import { EmbeddingHeadsFile, clearedByCascade, parseEmbeddingHeads, scoreChunks 
 import { EmbeddingExitFile, parseEmbeddingExit, scoreLayeredChunks, workerExits } from './embedding-exit';
 import { InjectionHeadsFile, InjectionScores, injectionScores, parseInjectionHeads } from './injection-heads';
 import { EmbeddingPool, EmbeddingPoolLogLevel, EmbeddingPoolState, EmbeddingPoolStats } from './embedding-pool';
-import { MODELS_FETCH_COMMAND, locateE5Model } from './e5-model-files';
+import { locateE5Model } from './e5-model-files';
+import { MODELS_FETCH_COMMAND } from '../model-files/model-files';
 import { ChunkLimits, chunkText } from './text-chunks';
 
 export const EMBEDDING_HEADS_FILE = 'embedding-heads.json';
