@@ -3,7 +3,7 @@ import type { Metrics } from '@cds/metrics';
 import { SpanAttributes, tracing } from '@cds/tracing';
 import type { DomainEvent } from '@cds/events';
 import { EventLog, JobHandler, jobLogHandler, JobOutcome, LiftedEvent, LogFollower } from '@cds/event-log';
-import type { BatchDoc, ReadModels } from '@cds/read-models';
+import type { BatchDoc, ReadModels, WebhookReadModels } from '@cds/read-models';
 
 type AcceptedType = 'batch.accepted' | 'video.accepted';
 type EventOf<T extends AcceptedType> = Extract<DomainEvent, { type: T }>;
@@ -26,7 +26,7 @@ export interface AcceptedJob<T extends AcceptedType> {
 
 interface Deps {
   log: EventLog;
-  readModels: ReadModels;
+  readModels: WebhookReadModels & Pick<ReadModels, 'waitFor'>;
   logger: Logger;
   metrics?: Metrics;
 }

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { tracing } from '@cds/tracing';
 import { AppConfig } from '@cds/config';
 import { invalid } from '@cds/errors';
-import { DecisionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
+import { DecisionDoc, DecisionReadModels, READ_MODELS } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { PolicyCatalog } from './policy-catalog.service';
 import { Principal } from '@cds/auth';
@@ -38,7 +38,7 @@ export class ContentCheck {
   private readonly idempotent: IdempotentChecks<CheckDecision>;
 
   constructor(
-    @Inject(READ_MODELS) readModels: ReadModels,
+    @Inject(READ_MODELS) readModels: DecisionReadModels,
     private readonly catalog: PolicyCatalog,
     private readonly scorer: ContentScorer,
     private readonly images: ImageIntake,

@@ -1,5 +1,5 @@
 import { timeOrderedId } from '@cds/events';
-import { DecisionDoc, ReadModels } from '@cds/read-models';
+import { DecisionDoc, DecisionReadModels } from '@cds/read-models';
 import { idempotentDecisionId } from './decision-id';
 
 /**
@@ -12,7 +12,7 @@ export class IdempotentChecks<T> {
   private readonly inFlight = new Map<string, Promise<T>>();
 
   constructor(
-    private readonly readModels: ReadModels,
+    private readonly readModels: DecisionReadModels,
     private readonly answerOf: (doc: DecisionDoc) => T,
   ) {}
 

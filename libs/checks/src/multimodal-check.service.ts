@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { AppConfig } from '@cds/config';
 import { DomainError, invalid } from '@cds/errors';
 import { DecisionPart } from '@cds/events';
-import { DecisionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
+import { DecisionDoc, DecisionReadModels, READ_MODELS } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { ContentScorer, mergeBy } from './content-scorer.service';
 import { VideoScanner } from './video/video-scanner.service';
@@ -51,7 +51,7 @@ export class MultimodalCheck {
   private readonly idempotent: IdempotentChecks<MultimodalDecision>;
 
   constructor(
-    @Inject(READ_MODELS) readModels: ReadModels,
+    @Inject(READ_MODELS) readModels: DecisionReadModels,
     private readonly catalog: PolicyCatalog,
     private readonly scorer: ContentScorer,
     private readonly images: ImageIntake,

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '@cds/errors';
 import { tracing } from '@cds/tracing';
 import { ParsedPolicy, parsePolicyYaml } from '@cds/policy';
-import { LogEnds, LogVersionedCache, READ_MODELS, ReadModels, PolicyDoc } from '@cds/read-models';
+import { LogEnds, LogVersionedCache, PolicyDoc, PolicyReadModels, READ_MODELS } from '@cds/read-models';
 import { BUILTIN_POLICIES } from './builtin-policies';
 import { LRUCache } from 'lru-cache';
 
@@ -29,7 +29,7 @@ export class PolicyCatalog {
   private readonly docs: LogVersionedCache<PolicyDoc>;
 
   constructor(
-    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(READ_MODELS) private readonly readModels: PolicyReadModels,
     ends: LogEnds,
   ) {
     this.docs = new LogVersionedCache(ends, 'policies', { keepMisses: true });

@@ -17,6 +17,7 @@ export {
   BatchState,
 } from './documents';
 export { WebhookReadModels } from './webhook-read-models.port';
+export { DecisionReadModels, GuardrailReadModels, KeyReadModels, PolicyReadModels } from './query-read-models.port';
 export { DocWrite, WebhookDocWrite, toDocWrites } from './projection';
 export { READ_MODELS, ReadModels, ProjectedEvent, LiveGenerations, EncodedApply } from './read-models.port';
 export { ReadModelsModule, createGeneration } from './read-models.module';

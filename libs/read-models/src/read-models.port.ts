@@ -1,15 +1,6 @@
 import type { EncodedEvent, LiftedEvent, LogPosition } from '@cds/event-log';
 import { WebhookReadModels } from './webhook-read-models.port';
-import {
-  DecisionDoc,
-  DecisionFilter,
-  GuardrailCounts,
-  GuardrailDecisionDoc,
-  GuardrailPolicyVersionDoc,
-  GuardrailSessionActionDoc,
-  KeyDoc,
-  PolicyDoc,
-} from './documents';
+import { DecisionReadModels, GuardrailReadModels, KeyReadModels, PolicyReadModels } from './query-read-models.port';
 
 /** An event read from the log and lifted to its current schema (`liftBatch`). */
 export type ProjectedEvent = LiftedEvent;
@@ -17,10 +8,11 @@ export type ProjectedEvent = LiftedEvent;
 export const READ_MODELS = Symbol('READ_MODELS');
 
 /**
- * The read side. Filled only by the projector (`applyBatch`), queried by the api.
- * Every query is scoped by tenant: there is no way to read across tenants.
+ * The read side. Filled only by the projector (`applyBatch`), queried by the api through
+ * the query port of each context (query-read-models.port.ts, WebhookReadModels). Every query is
+ * scoped by tenant: there is no way to read across tenants.
  */
-export interface ReadModels extends WebhookReadModels {
+export interface ReadModels extends DecisionReadModels, PolicyReadModels, KeyReadModels, GuardrailReadModels, WebhookReadModels {
   /** Apply a batch of log events idempotently: an event at or below a document's
    * stored position changes nothing. Records the applied position per partition. */
   applyBatch(batch: ProjectedEvent[]): Promise<void>;
@@ -28,33 +20,6 @@ export interface ReadModels extends WebhookReadModels {
   waitFor(positions: LogPosition[], timeoutMs: number): Promise<boolean>;
   /** Identifier of the generation being served, e.g. to name the projector's group. */
   generation(): string;
-
-  getDecision(tenantId: string, decisionId: string): Promise<DecisionDoc | null>;
-  findDecisionByRequestId(tenantId: string, requestId: string): Promise<DecisionDoc | null>;
-  listDecisions(tenantId: string, filter: DecisionFilter): Promise<DecisionDoc[]>;
-
-  getPolicy(tenantId: string, policyId: string): Promise<PolicyDoc | null>;
-  listPolicies(tenantId: string): Promise<PolicyDoc[]>;
-
-  findKeyByHash(hash: string): Promise<KeyDoc | null>;
-  getKey(tenantId: string, keyId: string): Promise<KeyDoc | null>;
-  listKeys(tenantId: string): Promise<KeyDoc[]>;
-
-  getGuardrailDecision(tenantId: string, decisionId: string): Promise<GuardrailDecisionDoc | null>;
-  /**
-   * The vetting a skill of the project is pinned to: its newest vetting that did not
-   * require approval, else its first vetting; null when it was never vetted (since pinning).
-   */
-  getSkillPin(tenantId: string, projectId: string | null, skillId: string): Promise<GuardrailDecisionDoc | null>;
-  /** The newest `limit` action authorizations of a session, newest first. */
-  listSessionActions(tenantId: string, sessionId: string, limit: number): Promise<GuardrailSessionActionDoc[]>;
-  /** The project's current guardrail policy: its newest version by log position. */
-  getGuardrailPolicy(tenantId: string, projectId: string): Promise<GuardrailPolicyVersionDoc | null>;
-  getGuardrailPolicyVersion(tenantId: string, projectId: string, version: string): Promise<GuardrailPolicyVersionDoc | null>;
-  /** Every version of the project's policy, newest first. */
-  listGuardrailPolicyHistory(tenantId: string, projectId: string): Promise<GuardrailPolicyVersionDoc[]>;
-  /** Counts of the project's guardrail decisions with `from <= timestamp < to` (ISO 8601 UTC). */
-  guardrailCounts(tenantId: string, projectId: string, from: string, to: string): Promise<GuardrailCounts>;
 
   /** Next offset applied per `topic:partition`, as this instance knows it. */
   appliedNextOffsets(): Map<string, number>;

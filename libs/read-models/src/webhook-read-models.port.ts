@@ -1,8 +1,9 @@
 import { BatchDoc, DeliveryAttemptDoc, DeliveryDoc, WebhookDoc } from './documents';
 
 /**
- * The webhook, delivery and batch part of ReadModels (filled from `toDocWrites`),
- * named for what needs only it (the webhook dispatcher). Tenant-scoped, except
+ * The query port of webhooks, deliveries and batches (filled from `toDocWrites`): what
+ * the webhook dispatcher and the batch and video services read, beside the other
+ * contexts' ports (query-read-models.port.ts). Tenant-scoped, except
  * `listPendingDeliveries`, which is the dispatcher's recovery after a restart.
  */
 export interface WebhookReadModels {

@@ -3,7 +3,7 @@ import { Metrics } from '@cds/metrics';
 import { AppConfig } from '@cds/config';
 import { DomainEvent, envelopeHead, Topic, validateEvent } from '@cds/events';
 import { EncodedEvent, EVENT_LOG, EventLog, HandlerOutcome, liftEncodedBatch, LogFollower, LogPosition } from '@cds/event-log';
-import { READ_MODELS, ReadModels } from '@cds/read-models';
+import { READ_MODELS, ReadModels, WebhookReadModels } from '@cds/read-models';
 import { DeliveryAttempter } from './delivery-attempter';
 import { DeliveryQueue } from './delivery-queue';
 import { PendingReloader, ReloadSettings } from './pending-reloader';
@@ -44,7 +44,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
     private readonly config: AppConfig,
-    @Optional() @Inject(READ_MODELS) private readonly readModels: ReadModels | null,
+    @Optional() @Inject(READ_MODELS) private readonly readModels: (WebhookReadModels & Pick<ReadModels, 'waitFor'>) | null,
     @Optional() private readonly metrics?: Metrics,
   ) {}
 

@@ -5,7 +5,7 @@ import { Principal, principalIdentity } from '@cds/auth';
 import { AppConfig } from '@cds/config';
 import { DomainError, invalid, notFound } from '@cds/errors';
 import { BatchAccepted, BatchItemResult, envelope } from '@cds/events';
-import { BatchDoc, READ_MODELS, ReadModels } from '@cds/read-models';
+import { BatchDoc, READ_MODELS, WebhookReadModels } from '@cds/read-models';
 import { generateWebhookSecret } from '@cds/webhooks';
 import { EventWriter } from '@cds/write-path';
 import { WebhookSecrets } from '../webhooks/webhook-secrets.service';
@@ -32,7 +32,7 @@ const view = (b: BatchDoc): AsyncBatch => ({
 @Injectable()
 export class BatchesService {
   constructor(
-    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(READ_MODELS) private readonly readModels: WebhookReadModels,
     private readonly checker: BatchChecker,
     private readonly writer: EventWriter,
     private readonly secrets: WebhookSecrets,

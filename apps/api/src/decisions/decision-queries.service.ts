@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { Principal } from '@cds/auth';
 import { AppConfig } from '@cds/config';
 import { invalid, notFound } from '@cds/errors';
-import { DecisionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
+import { DecisionDoc, DecisionReadModels, READ_MODELS } from '@cds/read-models';
 import { ContentScorer, itemResult, PolicyCatalog } from '@cds/checks';
 import { buildCurl } from './curl-command';
 import { ListDecisionsQueryDto } from './decisions.dto';
@@ -15,7 +15,7 @@ import { ReplayedDecision } from './decisions.answers';
 @Injectable()
 export class DecisionQueries {
   constructor(
-    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(READ_MODELS) private readonly readModels: DecisionReadModels,
     private readonly catalog: PolicyCatalog,
     private readonly scorer: ContentScorer,
     private readonly config: AppConfig,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Principal } from '@cds/auth';
 import { invalid } from '@cds/errors';
-import { READ_MODELS, ReadModels } from '@cds/read-models';
+import { GuardrailReadModels, READ_MODELS } from '@cds/read-models';
 import { projectOf } from './project-access';
 
 export const DEFAULT_METRICS_DAYS = 7;
@@ -14,7 +14,7 @@ const DAY_MS = 86_400_000;
  */
 @Injectable()
 export class GuardrailMetrics {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
+  constructor(@Inject(READ_MODELS) private readonly readModels: GuardrailReadModels) {}
 
   async metrics(p: Principal, requestedProject: unknown, rawDays: unknown, now = new Date()) {
     const projectId = projectOf(p, requestedProject, true);

@@ -4,7 +4,7 @@ import { Principal, principalIdentity } from '@cds/auth';
 import { notFound, invalid } from '@cds/errors';
 import { envelope, GuardrailPolicyData, GuardrailPolicyRolledBack, GuardrailPolicyUpdated } from '@cds/events';
 import { ProjectGuardrailPolicy, validateGuardrailPolicy } from '@cds/guardrails';
-import { GuardrailPolicyVersionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
+import { GuardrailPolicyVersionDoc, GuardrailReadModels, READ_MODELS } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { assertMayChangePolicy, projectOf } from './project-access';
 
@@ -16,7 +16,7 @@ import { assertMayChangePolicy, projectOf } from './project-access';
 @Injectable()
 export class GuardrailPolicies {
   constructor(
-    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(READ_MODELS) private readonly readModels: GuardrailReadModels,
     private readonly writer: EventWriter,
   ) {}
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SessionAction, SessionFact } from '@cds/guardrails';
-import { READ_MODELS, ReadModels } from '@cds/read-models';
+import { GuardrailReadModels, READ_MODELS } from '@cds/read-models';
 
 /** How many earlier actions of a session its sequence rules look at (the newest ones). */
 export const SESSION_HISTORY_LIMIT = 200;
@@ -13,7 +13,7 @@ export const SESSION_HISTORY_LIMIT = 200;
  */
 @Injectable()
 export class SessionHistory {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
+  constructor(@Inject(READ_MODELS) private readonly readModels: GuardrailReadModels) {}
 
   /** The session's earlier actions, oldest first. */
   async of(tenantId: string, sessionId: string): Promise<SessionAction[]> {

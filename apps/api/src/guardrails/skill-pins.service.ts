@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PinnedSkill } from '@cds/guardrails';
-import { READ_MODELS, ReadModels } from '@cds/read-models';
+import { GuardrailReadModels, READ_MODELS } from '@cds/read-models';
 
 /**
  * The vetting a project's skill is pinned to, read from the decisions on the log (their
@@ -9,7 +9,7 @@ import { READ_MODELS, ReadModels } from '@cds/read-models';
  */
 @Injectable()
 export class SkillPins {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
+  constructor(@Inject(READ_MODELS) private readonly readModels: GuardrailReadModels) {}
 
   async pinned(tenantId: string, projectId: string | null, skillId: string): Promise<PinnedSkill | null> {
     const doc = await this.readModels.getSkillPin(tenantId, projectId, skillId);

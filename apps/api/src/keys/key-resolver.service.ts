@@ -14,7 +14,7 @@ import {
 } from '@cds/auth';
 import { AppConfig } from '@cds/config';
 import { DomainError } from '@cds/errors';
-import { KeyDoc, LogEnds, LogVersionedCache, READ_MODELS, ReadModels } from '@cds/read-models';
+import { KeyDoc, KeyReadModels, LogEnds, LogVersionedCache, READ_MODELS } from '@cds/read-models';
 import { AdminKey } from './admin-key';
 
 /**
@@ -32,7 +32,7 @@ export class KeyResolver {
   private readonly byId: LogVersionedCache<KeyDoc>;
 
   constructor(
-    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(READ_MODELS) private readonly readModels: KeyReadModels,
     admin: AdminKey,
     config: AppConfig,
     ends: LogEnds,

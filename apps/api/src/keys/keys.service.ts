@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, notFound } from '@cds/errors';
 import { envelope, KeyCreated, KeyRevoked } from '@cds/events';
 import { generateApiKey, Principal, Scope } from '@cds/auth';
-import { READ_MODELS, ReadModels, KeyDoc } from '@cds/read-models';
+import { KeyDoc, KeyReadModels, READ_MODELS } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { randomUUID } from 'node:crypto';
 import { ApiKey, ApiKeyCreated } from './keys.answers';
@@ -25,7 +25,7 @@ const view = (d: KeyDoc): ApiKey => ({
 @Injectable()
 export class KeysService {
   constructor(
-    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(READ_MODELS) private readonly readModels: KeyReadModels,
     private readonly writer: EventWriter,
   ) {}
 

@@ -4,7 +4,7 @@ import { Principal } from '@cds/auth';
 import { ContentScorer, PolicyCatalog, ReplayedDecision, summarizeImpact } from '@cds/checks';
 import { invalid } from '@cds/errors';
 import { parsePolicyYaml } from '@cds/policy';
-import { DecisionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
+import { DecisionDoc, DecisionReadModels, READ_MODELS } from '@cds/read-models';
 import { IMPACT_DEFAULT_LIMIT, PolicyImpactDto } from './policies.dto';
 
 const PAGE = 1000;
@@ -17,7 +17,7 @@ const PAGE = 1000;
 @Injectable()
 export class PolicyImpact {
   constructor(
-    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(READ_MODELS) private readonly readModels: DecisionReadModels,
     private readonly catalog: PolicyCatalog,
     private readonly scorer: ContentScorer,
   ) {}

@@ -6,7 +6,7 @@ import { ContentScorer, PolicyCatalog, segmentsOf, VideoScanner } from '@cds/che
 import { AppConfig } from '@cds/config';
 import { DomainError, invalid, notFound } from '@cds/errors';
 import { envelope, timeOrderedId, VideoAccepted, VideoExtraction, VideoSource } from '@cds/events';
-import { BatchDoc, DecisionDoc, READ_MODELS, ReadModels } from '@cds/read-models';
+import { BatchDoc, DecisionDoc, DecisionReadModels, READ_MODELS, WebhookReadModels } from '@cds/read-models';
 import { generateWebhookSecret } from '@cds/webhooks';
 import { checkEgressUrl, EgressRefusedError } from '@cds/egress';
 import { EventWriter } from '@cds/write-path';
@@ -43,7 +43,7 @@ export class VideoService {
   private readonly evidenceKey: Buffer;
 
   constructor(
-    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(READ_MODELS) private readonly readModels: DecisionReadModels & WebhookReadModels,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     private readonly catalog: PolicyCatalog,
     private readonly scorer: ContentScorer,

@@ -12,7 +12,7 @@ import {
   WebhookUpdated,
   WebhookUpdatedV1,
 } from '@cds/events';
-import { DeliveryAttemptDoc, READ_MODELS, ReadModels, WebhookDoc, WebhookReadModels } from '@cds/read-models';
+import { DeliveryAttemptDoc, READ_MODELS, WebhookDoc, WebhookReadModels } from '@cds/read-models';
 import { attemptRecord, generateWebhookSecret, sendSigned, testWebhookEvent } from '@cds/webhooks';
 import { EventWriter } from '@cds/write-path';
 import { WebhookSecrets } from './webhook-secrets.service';
@@ -58,14 +58,10 @@ export function webhookEventTypes(names: readonly string[]): WebhookEventType[] 
 @Injectable()
 export class WebhooksService {
   constructor(
-    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(READ_MODELS) private readonly models: WebhookReadModels,
     private readonly writer: EventWriter,
     private readonly secrets: WebhookSecrets,
   ) {}
-
-  private get models(): WebhookReadModels {
-    return this.readModels;
-  }
 
   async create(p: Principal, dto: CreateWebhookDto): Promise<CreatedWebhook> {
     const events = webhookEventTypes(dto.events);

@@ -6,7 +6,7 @@ import { mediaRef } from '@cds/blob-store';
 import { DomainError, invalid } from '@cds/errors';
 import { envelope, VideoAccepted, VideoFrameScore } from '@cds/events';
 import { EVENT_LOG, EventLog, LogFollower } from '@cds/event-log';
-import { BatchDoc, READ_MODELS, ReadModels } from '@cds/read-models';
+import { BatchDoc, DecisionReadModels, READ_MODELS, ReadModels, WebhookReadModels } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { ContentScorer } from '../content-scorer.service';
 import { ImageIntake } from '../image-intake.service';
@@ -30,7 +30,7 @@ export class VideoJobRunner implements OnApplicationBootstrap, OnApplicationShut
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
-    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(READ_MODELS) private readonly readModels: DecisionReadModels & WebhookReadModels & Pick<ReadModels, 'waitFor'>,
     private readonly catalog: PolicyCatalog,
     private readonly scanner: VideoScanner,
     private readonly scorer: ContentScorer,
