@@ -13,7 +13,7 @@ import { locateE5Model } from '../../libs/providers/src/local-embedding/e5-model
 import { parseArgs } from '../train-text/cli-options';
 
 /** Skill prompts of the lengths bench:guardrails sends: a line, a paragraph, a page. */
-const PROMPTS = [
+export const PROMPTS = [
   'Formats markdown tables and aligns their columns.',
   'Reviews the staged diff, points out bugs and missing tests, and suggests a commit message. Never pushes to main without asking the user, and keeps comments short.',
   'You are a release assistant for a TypeScript monorepo. '.concat(
@@ -59,7 +59,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err) => {
+    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,8 +1,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { EmbeddingPool } from './embedding-pool';
-import { headProbability } from './embedding-heads';
-import { parseInjectionHeads } from './injection-heads';
+import { featureLayers, featureVector, injectionHeadProbability, parseInjectionHeads } from './injection-heads';
 import { defaultHeadsPath, INJECTION_HEADS_FILE, LocalEmbeddingScorer } from './local-embedding.scorer';
 
 /**
@@ -88,7 +87,10 @@ describe('prompt-attack heads (multilingual-e5-small, intermediate layer)', () =
     expect(both.signals.jailbreak).toBeCloseTo(alone!.jailbreak, 5);
     for (const [k, v] of Object.entries(plain.signals)) expect((both.signals as Record<string, number>)[k]).toBeCloseTo(v, 5);
     expect(plain.signals).not.toHaveProperty('prompt_injection');
-    const [x] = await truncated.embed(text).then((v) => [v]);
-    expect(alone!.prompt_injection).toBeCloseTo(headProbability(heads.heads.prompt_injection, x), 5);
+    // the heads' input from a pass truncated at their deepest layer: their layers side by side
+    const x = featureVector(await truncated.embedLayers(text, featureLayers(heads)));
+    expect(x.length).toBe(heads.model.dim * featureLayers(heads).length);
+    expect(alone!.prompt_injection).toBeCloseTo(injectionHeadProbability(heads.heads.prompt_injection, x), 5);
+    expect(alone!.jailbreak).toBeCloseTo(injectionHeadProbability(heads.heads.jailbreak, x), 5);
   });
 });

@@ -8,7 +8,7 @@ import { LocalTextSignal, foldLocalTextSignals } from '../local-text/local-text.
 import { BatchLimits } from './embedding-batch.rules';
 import { EmbeddingHeadsFile, clearedByCascade, parseEmbeddingHeads, scoreChunks } from './embedding-heads';
 import { EmbeddingExitFile, parseEmbeddingExit, scoreLayeredChunks, workerExits } from './embedding-exit';
-import { InjectionHeadsFile, InjectionScores, injectionScores, parseInjectionHeads } from './injection-heads';
+import { featureLayers, featureVector, InjectionHeadsFile, InjectionScores, injectionScores, parseInjectionHeads } from './injection-heads';
 import { EmbeddingPool, EmbeddingPoolLogLevel, EmbeddingPoolState, EmbeddingPoolStats } from './embedding-pool';
 import { locateE5Model } from './e5-model-files';
 import { MODELS_FETCH_COMMAND } from '../model-files/model-files';
@@ -216,8 +216,8 @@ export class LocalEmbeddingScorer {
       // One forward pass gives both: the prompt-attack heads' layer on the way to the last
       // (every chunk runs to the last layer: no early exit).
       const last = this.heads.model.layers ?? 12;
-      const tap = inj.heads.model.layer;
-      const layers = [...new Set([tap, last])].sort((a, b) => a - b);
+      const taps = featureLayers(inj.heads);
+      const layers = [...new Set([...taps, last])].sort((a, b) => a - b);
       const both = await Promise.all(chunks.map((c) => this.pool.embedLayers(c, layers)));
       this.leftAt[last] = (this.leftAt[last] ?? 0) + chunks.length;
       const signals = scoreChunks(
@@ -227,7 +227,7 @@ export class LocalEmbeddingScorer {
       );
       const attack = injectionScores(
         inj.heads,
-        both.map((b) => b[layers.indexOf(tap)]),
+        both.map((b) => featureVector(taps.map((t) => b[layers.indexOf(t)]))),
       );
       return this.answer({ ...signals, ...attack }, 'embedding');
     }
@@ -256,17 +256,14 @@ export class LocalEmbeddingScorer {
     return this.answer(scoreLayeredChunks(headsAt, encoded, ngram), 'early-exit', layers);
   }
 
-  /** The prompt-attack heads' probabilities for a text (a pass through the heads' layer
+  /** The prompt-attack heads' probabilities for a text (a pass through the heads' layers
    * only: no moderation heads); null when this scorer has no such heads. */
   async scoreInjection(text: string): Promise<InjectionScores | null> {
     const inj = this.injection;
     if (!inj) return null;
     const chunks = chunkText(text, inj.heads.chunks);
-    const embeddings = await Promise.all(chunks.map((c) => this.pool.embedLayers(c, [inj.heads.model.layer])));
-    return injectionScores(
-      inj.heads,
-      embeddings.map((e) => e[0]),
-    );
+    const embeddings = await Promise.all(chunks.map((c) => this.pool.embedLayers(c, featureLayers(inj.heads))));
+    return injectionScores(inj.heads, embeddings.map(featureVector));
   }
 
   private answer(signals: PathScore['signals'], path: ScorePath, layers: number[] = []): PathScore {
