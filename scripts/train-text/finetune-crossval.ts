@@ -11,6 +11,8 @@
  *   node -r ./scripts/train-text/register.js scripts/train-text/finetune-crossval.ts --fold <name>
  *        --cache <embedding cache dir> [--lambdas-from <heads manifest>] [--out result.json]
  *   … --by-lang   (also a row per held-out dataset and language with both classes)
+ *   … --reweight hate=lang:0.5   (one head's training rows reweighted: embedding-reweight.ts;
+ *        choose it with finetune-nested.ts, never on the fold)
  *   … --fold <name> --texts-out texts.jsonl   (only writes every chunk the fold reads, {"text"} a line:
  *        the --rows of cache_states.py and embed_states.py; rows.jsonl alone lacks the later
  *        chunks of long training rows)
@@ -31,6 +33,7 @@ import { chunksOf, rowEmbeddings } from './embedding-features';
 import { calibrate } from './embedding-heads-fit';
 import { headData } from './embedding-lodo';
 import { DEFAULT_FIT, LinearHead, fitHead } from './embedding-logreg';
+import { parseReweighting, reweightHeadData } from './embedding-reweight';
 import { seedExamples } from './embedding-seeds';
 import { definitionSeedExamples } from './embedding-seeds-v2';
 import { DEFAULT_SEED_WEIGHT, EMBEDDING_MANIFEST_FILE, EMBEDDING_MODEL_DIR } from './embedding-train';
@@ -59,6 +62,7 @@ function main(): void {
   const manifest = JSON.parse(readFileSync(args['lambdas-from'] ?? join(EMBEDDING_MODEL_DIR, EMBEDDING_MANIFEST_FILE), 'utf8')) as {
     heads: Record<string, { lambda: number }>;
   };
+  const reweight = args.reweight ? parseReweighting(args.reweight) : undefined;
   const corpus = loadCorpus(dataDirFrom(args), () => undefined);
   const examples = [...corpus.examples, ...seedExamples(DEFAULT_SEED_WEIGHT), ...definitionSeedExamples(DEFAULT_SEED_WEIGHT)];
   const trainIdx = selectRows(examples, 'train').filter((i) => !held.has(examples[i].dataset));
@@ -72,7 +76,10 @@ function main(): void {
     return;
   }
   const cache = new EmbeddingCache(resolve(args.cache));
-  log(`fold ${args.fold} (${[...held].join(', ')}): ${trainIdx.length} training, ${devIdx.length} dev, ${testIdx.length} test rows; cache ${args.cache}`);
+  log(
+    `fold ${args.fold} (${[...held].join(', ')}): ${trainIdx.length} training, ${devIdx.length} dev, ${testIdx.length} test rows; cache ${args.cache}` +
+      (reweight ? `; ${reweight.signal} reweighted by ${reweight.group}, α=${reweight.alpha}` : ''),
+  );
   const train = { examples, idx: trainIdx, X: rowEmbeddings(examples, trainIdx, cache).first };
   const dev = { examples, idx: devIdx, X: rowEmbeddings(examples, devIdx, cache).first };
   const test = rowEmbeddings(corpus.examples, testIdx, cache).chunks;
@@ -82,7 +89,8 @@ function main(): void {
     const s = PRIMARY[c];
     const lambda = manifest.heads[s]?.lambda;
     if (lambda === undefined) continue;
-    const head = fitHead(headData(train, s, DEFAULT_LABEL_OPTIONS), { ...DEFAULT_FIT, lambda });
+    const data = headData(train, s, DEFAULT_LABEL_OPTIONS);
+    const head = fitHead(reweight?.signal === s ? reweightHeadData(data, examples, trainIdx, reweight) : data, { ...DEFAULT_FIT, lambda });
     heads[c] = { head, platt: calibrate(head, dev, s) };
   }
   const rows: CrossvalRow[] = [];
@@ -117,7 +125,7 @@ function main(): void {
     );
   }
   for (const r of rows) log(`  ${r.dataset}${r.lang ? `/${r.lang}` : ''} ${r.category}: ${r.auprc.toFixed(3)} (${r.positives}/${r.n})`);
-  if (args.out) writeFileSync(args.out, JSON.stringify({ fold: args.fold, cache: args.cache, rows }, null, 1) + '\n');
+  if (args.out) writeFileSync(args.out, JSON.stringify({ fold: args.fold, cache: args.cache, ...(reweight ? { reweight } : {}), rows }, null, 1) + '\n');
 }
 
 if (require.main === module) main();
