@@ -129,6 +129,7 @@ cmd_fetch() {
 
 # ----------------------------------------------------------------------- processes
 pid_alive() { [[ -n "${1:-}" ]] && kill -0 "$1" 2>/dev/null; }
+cpu_of() { awk '{ printf "%d", ($14 + $15) / 100 }' "/proc/$1/stat" 2>/dev/null || echo "?"; } # PID: user + system, whole s
 read_pid() { [[ -f "$1" ]] && cat "$1" 2>/dev/null || true; }
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
@@ -157,7 +158,7 @@ stop_pid() { # $1 name, $2 pid file, $3 KILL for a crash
     rm -f "$pidf"
     return 0
   fi
-  log "$name: stopping (pid $pid, SIGTERM)"
+  log "$name: stopping (pid $pid, SIGTERM, $(cpu_of "$pid") s of CPU since its start)"
   kill -TERM "$pid" 2>/dev/null || true
   local deadline=$(( $(now) + STOP_TIMEOUT ))
   while pid_alive "$pid" && (( $(now) < deadline )); do sleep 0.2; done
