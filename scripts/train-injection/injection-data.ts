@@ -12,9 +12,7 @@ import { hardNegatives } from './injection-hard-negatives';
 import { loadMoreRows } from './injection-more-sources';
 import { InjectionRow, loadInjectionRows } from './injection-sources';
 import { writtenRows } from './injection-written';
-import { INJECTION_CASES } from '../../libs/guardrails/src/corpus/injection-cases';
-import { INJECTION_HOLDOUT_CASES } from '../../libs/guardrails/src/corpus/injection-holdout-cases';
-import { INJECTION_THIRD_CASES } from '../../libs/guardrails/src/corpus/injection-third-cases';
+import { INJECTION_CASES, INJECTION_HOLDOUT_CASES, INJECTION_THIRD_CASES } from '../../libs/guardrails/src/corpus/injection-cases';
 
 export const DEFAULT_MIRROR = '/work/.mirror';
 export const DEFAULT_SHARED = resolve(PROJECT_ROOT, '../shared/data/moderation');

@@ -2,7 +2,7 @@
  * The prompt-attack corpus through skill vetting: rules alone, then rules with the committed
  * heads (model/injection-heads.json) read through the local text scorer as the api does.
  * Prints the per-family and per-language tables written to libs/guardrails/GUARDRAILS.md.
- * The first set (injection-cases.ts) is the development set: its misses and false alarms are
+ * The first set (cases/injection.jsonl) is the development set: its misses and false alarms are
  * listed. The second and third sets are held out: only their totals are printed, so that no
  * one reads their failures and tunes to them.
  *
@@ -13,10 +13,8 @@
  * `--dev-sweep` reads the development set alone, so a skill-vetting threshold can be chosen
  * on it (with the cross-source sweep, sweep:injection) without a look at a held-out set.
  */
-import { INJECTION_CASES, InjectionCase } from '../../libs/guardrails/src/corpus/injection-cases';
-import { INJECTION_HOLDOUT_CASES } from '../../libs/guardrails/src/corpus/injection-holdout-cases';
+import { INJECTION_CASES, INJECTION_HOLDOUT_CASES, INJECTION_THIRD_CASES, InjectionCase } from '../../libs/guardrails/src/corpus/injection-cases';
 import { injectionTable, InjectionResult, runInjectionCase } from '../../libs/guardrails/src/corpus/injection-runner';
-import { INJECTION_THIRD_CASES } from '../../libs/guardrails/src/corpus/injection-third-cases';
 import { LocalTextRuntime, PromptAttackScore } from '../../libs/providers/src/local/local-text.runtime';
 import { parseArgs } from '../train-text/cli-options';
 
@@ -30,11 +28,11 @@ async function main(): Promise<void> {
       await devSweep(args['dev-sweep'].split(',').map(Number), runtime, out);
       return;
     }
-    out('# First set, development (injection-cases.ts)\n');
+    out('# First set, development (cases/injection.jsonl)\n');
     await evaluate(INJECTION_CASES, runtime, out, true);
-    out('\n# Second set, held out (injection-holdout-cases.ts)\n');
+    out('\n# Second set, held out (cases/injection-holdout.jsonl)\n');
     await evaluate(INJECTION_HOLDOUT_CASES, runtime, out, false);
-    out('\n# Third set, held out (injection-third-cases.ts)\n');
+    out('\n# Third set, held out (cases/injection-third.jsonl)\n');
     await evaluate(INJECTION_THIRD_CASES, runtime, out, false);
   } finally {
     await runtime.close();

@@ -133,7 +133,8 @@ export function resolvePolicy(requestPolicy?: GuardrailPolicyOverride | null, pr
   return resolvePolicyWithOrigin(requestPolicy, projectPolicy).policy;
 }
 
-function clonePolicy(p: ProjectGuardrailPolicy): ProjectGuardrailPolicy {
+/** A deep copy holding the policy's fields and nothing else (what is stored on the log). */
+export function clonePolicy(p: ProjectGuardrailPolicy): ProjectGuardrailPolicy {
   return {
     sensitivePathPrefixes: [...p.sensitivePathPrefixes],
     networkAllowlist: [...p.networkAllowlist],

@@ -12,7 +12,7 @@ export type { SessionFact } from './session/session-facts';
 export { ACTION_THRESHOLDS, MAX_RISK_SCORE, actionForScore } from './guardrail-verdict';
 export type { GuardrailVerdict } from './guardrail-verdict';
 
-export { DEFAULT_GUARDRAIL_POLICY, resolvePolicy, resolvePolicyWithOrigin } from './guardrail-policy';
+export { clonePolicy, DEFAULT_GUARDRAIL_POLICY, resolvePolicy, resolvePolicyWithOrigin } from './guardrail-policy';
 export type {
   ProjectGuardrailPolicy,
   GuardrailPolicyOverride,

@@ -27,75 +27,30 @@ export class Metrics {
     const registers = [this.registry];
     this.registry.setDefaultLabels({ role });
     collectDefaultMetrics({ register: this.registry });
-    this.httpRequests = new Counter({
-      name: 'cds_http_requests_total',
-      help: 'HTTP requests answered, by method, route and status',
-      labelNames: ['method', 'route', 'status'],
-      registers,
-    });
-    this.httpDuration = new Histogram({
-      name: 'cds_http_request_duration_seconds',
-      help: 'HTTP request latency, by method, route and status',
-      labelNames: ['method', 'route', 'status'],
-      buckets: SECONDS,
-      registers,
-    });
-    this.decisions = new Counter({
-      name: 'cds_decisions_total',
-      help: 'Decisions recorded, by action, content type and provider',
-      labelNames: ['action', 'content_type', 'provider'],
-      registers,
-    });
-    this.categoriesTriggered = new Counter({
-      name: 'cds_decision_categories_triggered_total',
-      help: 'Categories that triggered in recorded decisions',
-      labelNames: ['category'],
-      registers,
-    });
-    this.providerDuration = new Histogram({
-      name: 'cds_provider_request_duration_seconds',
-      help: 'Provider scoring latency, by provider and modality',
-      labelNames: ['provider', 'modality'],
-      buckets: SECONDS,
-      registers,
-    });
-    this.providerErrors = new Counter({
-      name: 'cds_provider_errors_total',
-      help: 'Provider scoring failures, by provider, modality and error code',
-      labelNames: ['provider', 'modality', 'code'],
-      registers,
-    });
-    this.appendDuration = new Histogram({
-      name: 'cds_event_log_append_duration_seconds',
-      help: 'Durable appends to the event log (fsync or broker acknowledgement), by topic',
-      labelNames: ['topic'],
-      buckets: SECONDS,
-      registers,
-    });
-    this.appendErrors = new Counter({
-      name: 'cds_event_log_append_errors_total',
-      help: 'Appends the event log refused or did not confirm, by topic',
-      labelNames: ['topic', 'code'],
-      registers,
-    });
-    this.webhookDeliveries = new Counter({
-      name: 'cds_webhook_delivery_attempts_total',
-      help: 'Webhook delivery attempts, by outcome and event type',
-      labelNames: ['outcome', 'event_type'],
-      registers,
-    });
-    this.jobs = new Counter({
-      name: 'cds_jobs_total',
-      help: 'Async batches and videos finished by the worker, by kind and outcome',
-      labelNames: ['kind', 'outcome'],
-      registers,
-    });
-    this.logHandled = new Counter({
-      name: 'cds_log_events_handled_total',
-      help: 'Events the log consumers were handed, by handler (consumer group) and outcome: applied, skipped, retry_later (a batch handed back)',
-      labelNames: ['handler', 'outcome'],
-      registers,
-    });
+    const counter = <L extends string>(name: string, help: string, labelNames: L[]) => new Counter<L>({ name, help, labelNames, registers });
+    const histogram = <L extends string>(name: string, help: string, labelNames: L[]) =>
+      new Histogram<L>({ name, help, labelNames, buckets: SECONDS, registers });
+    this.httpRequests = counter('cds_http_requests_total', 'HTTP requests answered, by method, route and status', ['method', 'route', 'status']);
+    this.httpDuration = histogram('cds_http_request_duration_seconds', 'HTTP request latency, by method, route and status', ['method', 'route', 'status']);
+    this.decisions = counter('cds_decisions_total', 'Decisions recorded, by action, content type and provider', ['action', 'content_type', 'provider']);
+    this.categoriesTriggered = counter('cds_decision_categories_triggered_total', 'Categories that triggered in recorded decisions', ['category']);
+    this.providerDuration = histogram('cds_provider_request_duration_seconds', 'Provider scoring latency, by provider and modality', ['provider', 'modality']);
+    this.providerErrors = counter('cds_provider_errors_total', 'Provider scoring failures, by provider, modality and error code', [
+      'provider',
+      'modality',
+      'code',
+    ]);
+    this.appendDuration = histogram('cds_event_log_append_duration_seconds', 'Durable appends to the event log (fsync or broker acknowledgement), by topic', [
+      'topic',
+    ]);
+    this.appendErrors = counter('cds_event_log_append_errors_total', 'Appends the event log refused or did not confirm, by topic', ['topic', 'code']);
+    this.webhookDeliveries = counter('cds_webhook_delivery_attempts_total', 'Webhook delivery attempts, by outcome and event type', ['outcome', 'event_type']);
+    this.jobs = counter('cds_jobs_total', 'Async batches and videos finished by the worker, by kind and outcome', ['kind', 'outcome']);
+    this.logHandled = counter(
+      'cds_log_events_handled_total',
+      'Events the log consumers were handed, by handler (consumer group) and outcome: applied, skipped, retry_later (a batch handed back)',
+      ['handler', 'outcome'],
+    );
   }
 
   /** A gauge whose values are read when Prometheus scrapes (queue depths, lag). */

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Principal, principalIdentity } from '@cds/auth';
 import { notFound, invalid } from '@cds/errors';
 import { envelope, GuardrailPolicyData, GuardrailPolicyRolledBack, GuardrailPolicyUpdated } from '@cds/events';
-import { ProjectGuardrailPolicy, validateGuardrailPolicy } from '@cds/guardrails';
+import { clonePolicy, ProjectGuardrailPolicy, validateGuardrailPolicy } from '@cds/guardrails';
 import { GuardrailPolicyVersionDoc, GuardrailReadModels, READ_MODELS } from '@cds/read-models';
 import { EventWriter } from '@cds/write-path';
 import { assertMayChangePolicy, projectOf } from './project-access';
@@ -37,7 +37,7 @@ export class GuardrailPolicies {
     const projectId = projectOf(p, body.projectId, true);
     assertMayChangePolicy(p, 'PUT /v1/agent/guardrails/policy');
     if (body.policy === undefined) throw invalid('INVALID_GUARDRAIL_POLICY', 'policy is required', 'send {projectId, policy}');
-    const policy = normalized(validateGuardrailPolicy(body.policy));
+    const policy: GuardrailPolicyData = clonePolicy(validateGuardrailPolicy(body.policy));
     const event: GuardrailPolicyUpdated = envelope('guardrail.policy.updated', 1, p.tenantId, aggregateKey(p.tenantId, projectId), {
       projectId,
       version: randomUUID(),
@@ -89,17 +89,6 @@ export class GuardrailPolicies {
 /** Policy events of one project share a key, hence a partition: their log order is the history order. */
 function aggregateKey(tenantId: string, projectId: string): string {
   return `${tenantId}/${projectId}`;
-}
-
-function normalized(p: ProjectGuardrailPolicy): GuardrailPolicyData {
-  return {
-    sensitivePathPrefixes: [...p.sensitivePathPrefixes],
-    networkAllowlist: [...p.networkAllowlist],
-    blockShellPatterns: [...p.blockShellPatterns],
-    requireApprovalScore: p.requireApprovalScore,
-    ...(p.systemZones ? { systemZones: { add: [...p.systemZones.add], exempt: [...p.systemZones.exempt] } } : {}),
-    ...(p.sessionRules ? { sessionRules: p.sessionRules.map((r) => ({ ...r, steps: r.steps.map((s) => ({ ...s })) })) } : {}),
-  };
 }
 
 function historyEntry(d: GuardrailPolicyVersionDoc) {

@@ -1,10 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolvePolicy } from '../guardrail-policy';
-import { CORPUS } from './corpus';
+import { CORPUS, HELD_OUT_FIRST_RUN, REVIEW_FIRST_RUN } from './corpus';
 import { expectedApproval, renderReport, runCase, scoreBand, summarize } from './corpus-runner';
-import { HELD_OUT_FIRST_RUN } from './held-out-cases';
-import { REVIEW_FIRST_RUN } from './review-cases';
 
 describe('guardrail corpus', () => {
   const results = CORPUS.map(runCase);

@@ -18,54 +18,23 @@ interface CaseBase {
   evasion?: boolean;
   policy?: GuardrailPolicyOverride;
   expect: { action: GuardrailAction; categories: GuardrailCategory[]; requiresApproval?: boolean };
+  /** Why the case is there, where its line alone does not say. */
+  note?: string;
 }
 
-type Expect = CaseBase['expect'];
-type Extra = Partial<Pick<CaseBase, 'evasion' | 'policy'>> & { permissions?: ActionAuthorizeInput['requestedPermissions']; targetPath?: string };
-
-function exp(action: GuardrailAction, categories: GuardrailCategory[], requiresApproval?: boolean): Expect {
-  return requiresApproval === undefined ? { action, categories } : { action, categories, requiresApproval };
-}
-
-/** An `exec` of a shell command. */
-export function command(
-  id: string,
-  safe: boolean,
-  cmd: string,
-  action: GuardrailAction,
-  categories: GuardrailCategory[],
-  extra: Extra & { requiresApproval?: boolean } = {},
-): CorpusCase {
-  return {
-    id,
-    kind: 'command',
-    safe,
-    evasion: extra.evasion,
-    policy: extra.policy,
-    input: { actionType: 'exec', command: cmd, targetPath: extra.targetPath ?? '', requestedPermissions: extra.permissions ?? [] },
-    expect: exp(action, categories, extra.requiresApproval),
-  };
-}
-
-/** Any action type, with a command and/or a target path. */
-export function action(
-  id: string,
-  safe: boolean,
-  input: Partial<ActionAuthorizeInput> & Pick<ActionAuthorizeInput, 'actionType'>,
-  action: GuardrailAction,
-  categories: GuardrailCategory[],
-  extra: Extra & { requiresApproval?: boolean } = {},
-): CorpusCase {
-  return {
-    id,
-    kind: input.targetPath ? 'path' : 'action',
-    safe,
-    evasion: extra.evasion,
-    policy: extra.policy,
-    input: { command: '', targetPath: '', requestedPermissions: [], ...input },
-    expect: exp(action, categories, extra.requiresApproval),
-  };
-}
+/**
+ * A case as written in cases/*.jsonl, one a line, with exactly one of: `command` (an
+ * `exec` of a shell command, with an optional `targetPath` and `permissions`), `action`
+ * (any action type; fields left out are empty) or `skill` (fields left out are those of a
+ * fully trusted skill, so each case states what is risky).
+ */
+export type CaseRow = CaseBase & {
+  command?: string;
+  targetPath?: string;
+  permissions?: ActionAuthorizeInput['requestedPermissions'];
+  action?: Partial<ActionAuthorizeInput> & Pick<ActionAuthorizeInput, 'actionType'>;
+  skill?: Partial<SkillVettingInput>;
+};
 
 const TRUSTED_SKILL: Omit<SkillVettingInput, 'skillId'> = {
   name: 'skill',
@@ -77,22 +46,14 @@ const TRUSTED_SKILL: Omit<SkillVettingInput, 'skillId'> = {
   maintainerReputation: 'trusted',
 };
 
-/** A skill; fields default to a fully trusted one, so each case states what is risky. */
-export function skill(
-  id: string,
-  safe: boolean,
-  input: Partial<SkillVettingInput>,
-  action: GuardrailAction,
-  categories: GuardrailCategory[],
-  extra: Pick<Extra, 'evasion' | 'policy'> = {},
-): CorpusCase {
+export function corpusCase(row: CaseRow): CorpusCase {
+  const { command, targetPath, permissions, action, skill, ...base } = row;
+  if ([command, action, skill].filter((x) => x !== undefined).length !== 1) throw new Error(`corpus case ${row.id}: one of command, action, skill`);
+  if (skill) return { ...base, kind: 'skill', input: { skillId: row.id, ...TRUSTED_SKILL, ...skill } };
+  if (action) return { ...base, kind: action.targetPath ? 'path' : 'action', input: { command: '', targetPath: '', requestedPermissions: [], ...action } };
   return {
-    id,
-    kind: 'skill',
-    safe,
-    evasion: extra.evasion,
-    policy: extra.policy,
-    input: { skillId: id, ...TRUSTED_SKILL, ...input },
-    expect: exp(action, categories),
+    ...base,
+    kind: 'command',
+    input: { actionType: 'exec', command: command ?? '', targetPath: targetPath ?? '', requestedPermissions: permissions ?? [] },
   };
 }

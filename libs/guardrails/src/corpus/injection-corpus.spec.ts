@@ -1,7 +1,5 @@
-import { INJECTION_CASES } from './injection-cases';
-import { INJECTION_HOLDOUT_CASES } from './injection-holdout-cases';
+import { INJECTION_CASES, INJECTION_HOLDOUT_CASES, INJECTION_THIRD_CASES } from './injection-cases';
 import { injectionTable, runInjectionCase } from './injection-runner';
-import { INJECTION_THIRD_CASES } from './injection-third-cases';
 
 /**
  * The prompt-attack corpus under the rules alone (no model: what skill vetting does under

@@ -9,16 +9,20 @@ export interface EmbeddingHead {
   platt: { a: number; b: number };
 }
 
+/** The published encoder a heads file was trained on: other weights make the heads meaningless. */
+export interface EncoderPin {
+  package: string;
+  version: string;
+  weightsSha256: string;
+  prefix: 'query: ';
+  dim: number;
+}
+
 /** The committed heads file (model/embedding-heads.json). */
 export interface EmbeddingHeadsFile {
   format: 1;
   /** the embedding model the heads were trained on: a different one makes them meaningless */
-  model: {
-    package: string;
-    version: string;
-    weightsSha256: string;
-    prefix: 'query: ';
-    dim: number;
+  model: EncoderPin & {
     /** The heads read the pooled output of the model's first `layers` encoder layers;
      * absent: of all of them. */
     layers?: number;

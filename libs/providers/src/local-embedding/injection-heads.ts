@@ -1,4 +1,4 @@
-import { EmbeddingHead, EmbeddingHeadsFormatError, headProbability, sigmoid } from './embedding-heads';
+import { EmbeddingHead, EmbeddingHeadsFormatError, EncoderPin, headProbability, sigmoid } from './embedding-heads';
 import { ChunkLimits } from './text-chunks';
 
 /** The signals of the prompt-attack heads: text that tries to override the instructions a
@@ -20,12 +20,7 @@ export interface InjectionHeadsFile {
   /** 2 when `model.features` or a head's `hidden` layer is used (a reader of format 1 would
    * misread them) */
   format: 1 | 2;
-  model: {
-    package: string;
-    version: string;
-    weightsSha256: string;
-    prefix: 'query: ';
-    dim: number;
+  model: EncoderPin & {
     /** the deepest layer the heads read: how far skill vetting's pass runs */
     layer: number;
     /** the layers whose pooled outputs, side by side in this order, are the heads' input

@@ -358,36 +358,24 @@ export class SqliteReadModels implements ReadModels, EncodedApply {
   async listDecisions(tenantId: string, f: DecisionFilter): Promise<DecisionDoc[]> {
     const where = ['tenant_id = ?'];
     const args: unknown[] = [tenantId];
-    if (f.action) {
-      where.push('action = ?');
-      args.push(f.action);
-    }
-    if (f.policyId) {
-      where.push('policy_id = ?');
-      args.push(f.policyId);
-    }
-    if (f.from) {
-      where.push('ts >= ?');
-      args.push(f.from);
-    }
-    if (f.to) {
-      where.push('ts <= ?');
-      args.push(f.to);
-    }
+    const and = (clause: string, arg: unknown) => {
+      where.push(clause);
+      args.push(arg);
+    };
+    if (f.action) and('action = ?', f.action);
+    if (f.policyId) and('policy_id = ?', f.policyId);
+    if (f.from) and('ts >= ?', f.from);
+    if (f.to) and('ts <= ?', f.to);
     if (f.userId !== undefined) {
-      where.push(`json_type(body, '$.metadata.userId') IN ('text', 'integer', 'real') AND CAST(json_extract(body, '$.metadata.userId') AS TEXT) = ?`);
-      args.push(f.userId);
+      and(`json_type(body, '$.metadata.userId') IN ('text', 'integer', 'real') AND CAST(json_extract(body, '$.metadata.userId') AS TEXT) = ?`, f.userId);
     }
     if (f.category !== undefined) {
-      where.push(
+      and(
         `EXISTS (SELECT 1 FROM json_each(body, '$.categories') c WHERE json_extract(c.value, '$.category') = ? AND json_extract(c.value, '$.triggered'))`,
+        f.category,
       );
-      args.push(f.category);
     }
-    if (f.q) {
-      where.push(`instr(lower(json_extract(body, '$.content')), lower(?)) > 0`);
-      args.push(f.q);
-    }
+    if (f.q) and(`instr(lower(json_extract(body, '$.content')), lower(?)) > 0`, f.q);
     args.push(f.limit, f.offset);
     const rows = this.db
       .prepare(`SELECT tenant_id, ts, body FROM decisions WHERE ${where.join(' AND ')} ORDER BY ts DESC, pos DESC LIMIT ? OFFSET ?`)
