@@ -25,6 +25,7 @@ describe('@cds/guardrails public surface', () => {
         'actionForScore',
         'authorizeAction',
         'authorizeSessionAction',
+        'clonePolicy',
         'promptAttackRuleScores',
         'resolvePolicy',
         'resolvePolicyWithOrigin',
