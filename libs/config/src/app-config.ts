@@ -105,8 +105,20 @@ const Secret =
 const OptionalText = () => stack(Transform(emptyAsUnset), IsOptional(), IsString(), MinLength(1));
 /** An external provider's own time limit of one HTTP attempt (PROVIDER_TIMEOUT_MS when unset). */
 const OwnTimeout = () => stack(IsOptional(), IntBetween(100, 120_000));
-/** Two settings given together or not at all: each is validated when either is set. */
-const SetTogether = (a: keyof AppConfig, b: keyof AppConfig) => ValidateIf((c: AppConfig) => c[a] !== undefined || c[b] !== undefined);
+/** The two settings of an external provider given together or not at all (its URL, and its
+ * key or model): each is validated when either is set (an empty variable counts as unset). */
+const givenWith =
+  (other: keyof AppConfig, rule: (name: string) => PropertyDecorator[]): PropertyDecorator =>
+  (target, key) =>
+    stack(
+      Transform(emptyAsUnset),
+      ValidateIf((c: AppConfig) => c[key as keyof AppConfig] !== undefined || c[other] !== undefined),
+      ...rule(String(key)),
+    )(target, key);
+const UrlWith = (other: keyof AppConfig) =>
+  givenWith(other, (name) => [IsUrl(HTTP_URL, { message: `${name} must be an http(s) URL, and is required with ${other}` })]);
+const TextWith = (other: keyof AppConfig) =>
+  givenWith(other, (name) => [IsString({ message: `${name} is required with ${other}` }), MinLength(1, { message: `${name} is required with ${other}` })]);
 
 /**
  * Every setting is an environment variable, validated at boot; the defaults run the
@@ -347,16 +359,9 @@ export class AppConfig {
   @OwnTimeout() OPENAI_TIMEOUT_MS?: number;
 
   /** With AZURE_CONTENT_SAFETY_KEY, registers `azure` (Azure AI Content Safety), e.g. https://<name>.cognitiveservices.azure.com. */
-  @Transform(emptyAsUnset)
-  @SetTogether('AZURE_CONTENT_SAFETY_ENDPOINT', 'AZURE_CONTENT_SAFETY_KEY')
-  @IsUrl(HTTP_URL, { message: 'AZURE_CONTENT_SAFETY_ENDPOINT must be an http(s) URL, and is required with AZURE_CONTENT_SAFETY_KEY' })
-  AZURE_CONTENT_SAFETY_ENDPOINT?: string;
+  @UrlWith('AZURE_CONTENT_SAFETY_KEY') AZURE_CONTENT_SAFETY_ENDPOINT?: string;
 
-  @Transform(emptyAsUnset)
-  @SetTogether('AZURE_CONTENT_SAFETY_ENDPOINT', 'AZURE_CONTENT_SAFETY_KEY')
-  @IsString({ message: 'AZURE_CONTENT_SAFETY_KEY is required with AZURE_CONTENT_SAFETY_ENDPOINT' })
-  @MinLength(1, { message: 'AZURE_CONTENT_SAFETY_KEY is required with AZURE_CONTENT_SAFETY_ENDPOINT' })
-  AZURE_CONTENT_SAFETY_KEY?: string;
+  @TextWith('AZURE_CONTENT_SAFETY_ENDPOINT') AZURE_CONTENT_SAFETY_KEY?: string;
 
   /** Comma-separated names of text blocklists to match (their hits become the `blocklist` signal). */
   @Transform(emptyAsUnset)
@@ -367,17 +372,10 @@ export class AppConfig {
   @OwnTimeout() AZURE_CONTENT_SAFETY_TIMEOUT_MS?: number;
 
   /** With LLAMAGUARD_MODEL, registers `llamaguard`: an OpenAI-compatible server root with `/v1` (vLLM, TGI, llama.cpp...). */
-  @Transform(emptyAsUnset)
-  @SetTogether('LLAMAGUARD_BASE_URL', 'LLAMAGUARD_MODEL')
-  @IsUrl(HTTP_URL, { message: 'LLAMAGUARD_BASE_URL must be an http(s) URL, and is required with LLAMAGUARD_MODEL' })
-  LLAMAGUARD_BASE_URL?: string;
+  @UrlWith('LLAMAGUARD_MODEL') LLAMAGUARD_BASE_URL?: string;
 
   /** The model name the server serves, e.g. meta-llama/Llama-Guard-3-8B. */
-  @Transform(emptyAsUnset)
-  @SetTogether('LLAMAGUARD_BASE_URL', 'LLAMAGUARD_MODEL')
-  @IsString({ message: 'LLAMAGUARD_MODEL is required with LLAMAGUARD_BASE_URL' })
-  @MinLength(1, { message: 'LLAMAGUARD_MODEL is required with LLAMAGUARD_BASE_URL' })
-  LLAMAGUARD_MODEL?: string;
+  @TextWith('LLAMAGUARD_BASE_URL') LLAMAGUARD_MODEL?: string;
 
   /** Sent as `Authorization: Bearer` when set. */
   @OptionalText() LLAMAGUARD_API_KEY?: string;
