@@ -27,24 +27,13 @@ export class JsonLogger implements LoggerService {
     );
   }
 
-  log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
-  }
-  error(message: unknown, ...params: unknown[]): void {
-    this.write('error', message, params);
-  }
-  warn(message: unknown, ...params: unknown[]): void {
-    this.write('warn', message, params);
-  }
-  debug(message: unknown, ...params: unknown[]): void {
-    this.write('debug', message, params);
-  }
-  verbose(message: unknown, ...params: unknown[]): void {
-    this.write('trace', message, params);
-  }
-  fatal(message: unknown, ...params: unknown[]): void {
-    this.write('fatal', message, params);
-  }
+  // Nest's levels, each written at pino's level of that name (`log` is info, `verbose` trace)
+  log = (message: unknown, ...params: unknown[]): void => this.write('info', message, params);
+  error = (message: unknown, ...params: unknown[]): void => this.write('error', message, params);
+  warn = (message: unknown, ...params: unknown[]): void => this.write('warn', message, params);
+  debug = (message: unknown, ...params: unknown[]): void => this.write('debug', message, params);
+  verbose = (message: unknown, ...params: unknown[]): void => this.write('trace', message, params);
+  fatal = (message: unknown, ...params: unknown[]): void => this.write('fatal', message, params);
 
   /** Writes what is buffered (before the process exits). */
   flush(): void {

@@ -107,6 +107,11 @@ export class CdsClient {
     return this.http.request<T>(call, opts);
   }
 
+  /** A read: retried as every idempotent call is. */
+  private get<T>(path: string, opts?: RequestOptions, more: Pick<Call, 'query' | 'accept'> = {}): Promise<T> {
+    return this.call({ method: 'GET', path, ...more, retry: 'idempotent' }, opts);
+  }
+
   /** One key per call: every retry of it carries the same one, so the service answers the first decision. */
   private idempotency(requestId: string | undefined, opts: CheckOptions | undefined): Record<string, string> {
     if (opts?.idempotencyKey !== undefined) return { 'idempotency-key': opts.idempotencyKey };
@@ -148,7 +153,7 @@ export class CdsClient {
 
   /** GET /v1/batch/{batchId} */
   getBatch(batchId: string, opts?: RequestOptions): Promise<Batch> {
-    return this.call({ method: 'GET', path: `/v1/batch/${id(batchId)}`, retry: 'idempotent' }, opts);
+    return this.get(`/v1/batch/${id(batchId)}`, opts);
   }
 
   // ---- video --------------------------------------------------------------------------
@@ -176,12 +181,12 @@ export class CdsClient {
 
   /** GET /v1/video/status/{decisionId} */
   videoStatus(decisionId: string, opts?: RequestOptions): Promise<VideoStatus> {
-    return this.call({ method: 'GET', path: `/v1/video/status/${id(decisionId)}`, retry: 'idempotent' }, opts);
+    return this.get(`/v1/video/status/${id(decisionId)}`, opts);
   }
 
   /** GET /v1/video/result/{decisionId}: `status` says completed, processing (a 202) or failed. */
   videoResult(decisionId: string, opts?: RequestOptions): Promise<VideoResult> {
-    return this.call({ method: 'GET', path: `/v1/video/result/${id(decisionId)}`, retry: 'idempotent' }, opts);
+    return this.get(`/v1/video/result/${id(decisionId)}`, opts);
   }
 
   // ---- policies -----------------------------------------------------------------------
@@ -193,12 +198,12 @@ export class CdsClient {
 
   /** GET /v1/policies/{policyId} */
   getPolicy(policyId: string, opts?: RequestOptions): Promise<Policy> {
-    return this.call({ method: 'GET', path: `/v1/policies/${id(policyId)}`, retry: 'idempotent' }, opts);
+    return this.get(`/v1/policies/${id(policyId)}`, opts);
   }
 
   /** GET /v1/policies */
   listPolicies(opts?: RequestOptions): Promise<{ policies: Policy[] }> {
-    return this.call({ method: 'GET', path: '/v1/policies', retry: 'idempotent' }, opts);
+    return this.get('/v1/policies', opts);
   }
 
   /** POST /v1/policies/{policyId}/impact: the stored decisions replayed under a candidate; nothing is recorded. */
@@ -210,12 +215,12 @@ export class CdsClient {
 
   /** GET /v1/decisions/{decisionId} */
   getDecision(decisionId: string, opts?: RequestOptions): Promise<StoredDecision> {
-    return this.call({ method: 'GET', path: `/v1/decisions/${id(decisionId)}`, retry: 'idempotent' }, opts);
+    return this.get(`/v1/decisions/${id(decisionId)}`, opts);
   }
 
   /** GET /v1/decisions: one page, newest first. */
   listDecisions(filter: DecisionFilter = {}, opts?: RequestOptions): Promise<DecisionList> {
-    return this.call({ method: 'GET', path: '/v1/decisions', query: { ...filter }, retry: 'idempotent' }, opts);
+    return this.get('/v1/decisions', opts, { query: { ...filter } });
   }
 
   /** Every decision matching the filter, newest first (`limit` is the page size, default 100). */
@@ -230,7 +235,7 @@ export class CdsClient {
 
   /** GET /v1/decisions/{decisionId}/curl */
   decisionCurl(decisionId: string, opts?: RequestOptions): Promise<DecisionCurl> {
-    return this.call({ method: 'GET', path: `/v1/decisions/${id(decisionId)}/curl`, retry: 'idempotent' }, opts);
+    return this.get(`/v1/decisions/${id(decisionId)}/curl`, opts);
   }
 
   // ---- media --------------------------------------------------------------------------
@@ -238,7 +243,7 @@ export class CdsClient {
   /** GET /v1/media/sha256/{hex}: an image a decision scored, while kept. Takes the hex or the `media:sha256:<hex>` reference. */
   getMedia(sha256OrRef: string, opts?: RequestOptions): Promise<Media> {
     const hex = sha256OrRef.replace(/^media:sha256:/, '');
-    return this.call({ method: 'GET', path: `/v1/media/sha256/${id(hex)}`, accept: 'bytes', retry: 'idempotent' }, opts);
+    return this.get(`/v1/media/sha256/${id(hex)}`, opts, { accept: 'bytes' });
   }
 
   // ---- keys ---------------------------------------------------------------------------
@@ -250,7 +255,7 @@ export class CdsClient {
 
   /** GET /v1/keys */
   listKeys(opts?: RequestOptions): Promise<{ keys: ApiKey[] }> {
-    return this.call({ method: 'GET', path: '/v1/keys', retry: 'idempotent' }, opts);
+    return this.get('/v1/keys', opts);
   }
 
   /** DELETE /v1/keys/{keyId}: it stops working at once. */
@@ -272,7 +277,7 @@ export class CdsClient {
 
   /** GET /v1/agent/guardrails/policy?projectId= (404 GUARDRAIL_POLICY_NOT_FOUND while the defaults apply) */
   getGuardrailPolicy(projectId: string, opts?: RequestOptions): Promise<ProjectGuardrailPolicy> {
-    return this.call({ method: 'GET', path: '/v1/agent/guardrails/policy', query: { projectId }, retry: 'idempotent' }, opts);
+    return this.get('/v1/agent/guardrails/policy', opts, { query: { projectId } });
   }
 
   /** PUT /v1/agent/guardrails/policy: all four fields. */
@@ -282,7 +287,7 @@ export class CdsClient {
 
   /** GET /v1/agent/guardrails/policy/history?projectId= (newest first) */
   guardrailPolicyHistory(projectId: string, opts?: RequestOptions): Promise<GuardrailPolicyHistory> {
-    return this.call({ method: 'GET', path: '/v1/agent/guardrails/policy/history', query: { projectId }, retry: 'idempotent' }, opts);
+    return this.get('/v1/agent/guardrails/policy/history', opts, { query: { projectId } });
   }
 
   /** POST /v1/agent/guardrails/policy/rollback: appends a new version equal to `version`. */
@@ -292,7 +297,7 @@ export class CdsClient {
 
   /** GET /v1/agent/guardrails/metrics?projectId=&days= (days 1–365, default 7) */
   guardrailMetrics(projectId: string, days?: number, opts?: RequestOptions): Promise<GuardrailMetrics> {
-    return this.call({ method: 'GET', path: '/v1/agent/guardrails/metrics', query: { projectId, days }, retry: 'idempotent' }, opts);
+    return this.get('/v1/agent/guardrails/metrics', opts, { query: { projectId, days } });
   }
 
   /** POST /v1/agent/guardrails/sessions (201): a token to hand to an agent instead of the key. */
@@ -310,12 +315,12 @@ export class CdsClient {
 
   /** GET /v1/webhooks (oldest first) */
   listWebhooks(opts?: RequestOptions): Promise<{ webhooks: Webhook[] }> {
-    return this.call({ method: 'GET', path: '/v1/webhooks', retry: 'idempotent' }, opts);
+    return this.get('/v1/webhooks', opts);
   }
 
   /** GET /v1/webhooks/{webhookId} */
   getWebhook(webhookId: string, opts?: RequestOptions): Promise<Webhook> {
-    return this.call({ method: 'GET', path: `/v1/webhooks/${id(webhookId)}`, retry: 'idempotent' }, opts);
+    return this.get(`/v1/webhooks/${id(webhookId)}`, opts);
   }
 
   /** PATCH /v1/webhooks/{webhookId} */
@@ -335,6 +340,6 @@ export class CdsClient {
 
   /** GET /v1/webhooks/{webhookId}/deliveries?limit= (one entry per attempt, newest first) */
   listWebhookDeliveries(webhookId: string, limit?: number, opts?: RequestOptions): Promise<{ deliveries: WebhookDelivery[] }> {
-    return this.call({ method: 'GET', path: `/v1/webhooks/${id(webhookId)}/deliveries`, query: { limit }, retry: 'idempotent' }, opts);
+    return this.get(`/v1/webhooks/${id(webhookId)}/deliveries`, opts, { query: { limit } });
   }
 }

@@ -1,11 +1,11 @@
-import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Headers, Post } from '@nestjs/common';
+import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { Principal } from '@cds/auth';
 import { CurrentPrincipal, RequireScope } from '../http/auth.decorators';
 import { CheckRequestDto, ContentCheck, MultimodalCheck, MultimodalRequestDto } from '@cds/checks';
 import { DryRunRequestDto } from './dry-run.dto';
 import { DryRun } from './dry-run.service';
-import { ApiAnswer, ApiBodyErrors, ApiErrors } from '../openapi/api-docs.decorators';
+import { Endpoint } from '../openapi/api-docs.decorators';
 import { CheckDecision, DryRunResult, MultimodalDecision } from './checks.answers';
 
 const IDEMPOTENCY_KEY = ApiHeader({
@@ -25,33 +25,24 @@ export class ChecksController {
   ) {}
 
   @Post()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Evaluate one piece of content (text, or an image as base64, data URI, URL or media reference)' })
+  @Endpoint('Evaluate one piece of content (text, or an image as base64, data URI, URL or media reference)', CheckDecision, { body: true, errors: [404] })
   @IDEMPOTENCY_KEY
-  @ApiAnswer(200, CheckDecision)
-  @ApiBodyErrors()
-  @ApiErrors(404)
   check(@CurrentPrincipal() p: Principal, @Body() body: CheckRequestDto, @Headers('idempotency-key') key?: string): Promise<CheckDecision> {
     return this.content.check(p, body, idempotencyKey(key));
   }
 
   @Post('multimodal')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Several content kinds (text, up to 10 images, a video) in one decision' })
+  @Endpoint('Several content kinds (text, up to 10 images, a video) in one decision', MultimodalDecision, { body: true, errors: [404] })
   @IDEMPOTENCY_KEY
-  @ApiAnswer(200, MultimodalDecision)
-  @ApiBodyErrors()
-  @ApiErrors(404)
   multimodal(@CurrentPrincipal() p: Principal, @Body() body: MultimodalRequestDto, @Headers('idempotency-key') key?: string): Promise<MultimodalDecision> {
     return this.multimodalChecks.check(p, body, idempotencyKey(key));
   }
 
   @Post('dry-run')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Evaluate a stored or unsaved policy against mock scores or signals; calls no provider, records nothing' })
-  @ApiAnswer(200, DryRunResult)
-  @ApiBodyErrors()
-  @ApiErrors(404)
+  @Endpoint('Evaluate a stored or unsaved policy against mock scores or signals; calls no provider, records nothing', DryRunResult, {
+    body: true,
+    errors: [404],
+  })
   dryRun(@CurrentPrincipal() p: Principal, @Body() body: DryRunRequestDto): Promise<DryRunResult> {
     return this.dryRuns.run(p, body);
   }

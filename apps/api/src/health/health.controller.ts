@@ -2,9 +2,9 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { EVENT_LOG, EventLog } from '@cds/event-log';
 import { READ_MODELS, ReadModels } from '@cds/read-models';
 import { LocalTextRuntime, PROVIDER_REGISTRY, ProviderRegistry } from '@cds/providers';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { Public } from '../http/auth.decorators';
-import { ApiAnswer } from '../openapi/api-docs.decorators';
+import { ApiAnswer, Endpoint } from '../openapi/api-docs.decorators';
 import { Health, Readiness } from './health.answers';
 
 /** Probes for orchestrators, outside /v1 and without a key: liveness, and readiness
@@ -21,15 +21,13 @@ export class HealthController {
   ) {}
 
   @Get('health')
-  @ApiOperation({ summary: 'Liveness' })
-  @ApiAnswer(200, Health)
+  @Endpoint('Liveness', Health)
   health(): Health {
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness: the event log and the read models answer, and the local text model is loaded' })
-  @ApiAnswer(200, Readiness)
+  @Endpoint('Readiness: the event log and the read models answer, and the local text model is loaded', Readiness)
   @ApiAnswer(503, Readiness, 'Not ready')
   async ready(@Res({ passthrough: true }) reply: any): Promise<Readiness> {
     const [eventLog, readModels] = await Promise.all([this.log.healthy().catch(() => false), this.readModels.healthy().catch(() => false)]);

@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { Principal } from '@cds/auth';
-import { ApiAnswer, ApiBodyErrors, ApiErrors } from '../openapi/api-docs.decorators';
+import { Endpoint } from '../openapi/api-docs.decorators';
 import { CurrentPrincipal, RequireScope } from '../http/auth.decorators';
 import { CreateKeyDto } from './keys.dto';
 import { KeysService } from './keys.service';
@@ -14,25 +14,19 @@ export class KeysController {
   constructor(private readonly keys: KeysService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create an API key with scopes (the key is shown once)' })
-  @ApiAnswer(201, ApiKeyCreated, 'Created')
-  @ApiBodyErrors()
+  @Endpoint('Create an API key with scopes (the key is shown once)', ApiKeyCreated, { status: 201, body: true })
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateKeyDto): Promise<ApiKeyCreated> {
     return this.keys.create(p, body);
   }
 
   @Get()
-  @ApiOperation({ summary: 'The API keys of this tenant (without the keys themselves)' })
-  @ApiAnswer(200, ApiKeyList)
+  @Endpoint('The API keys of this tenant (without the keys themselves)', ApiKeyList)
   async list(@CurrentPrincipal() p: Principal): Promise<ApiKeyList> {
     return { keys: await this.keys.list(p) };
   }
 
   @Delete(':keyId')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Revoke a key: refused at once on every replica' })
-  @ApiAnswer(200, ApiKey)
-  @ApiErrors(404)
+  @Endpoint('Revoke a key: refused at once on every replica', ApiKey, { errors: [404] })
   revoke(@CurrentPrincipal() p: Principal, @Param('keyId') keyId: string): Promise<ApiKey> {
     return this.keys.revoke(p, keyId);
   }

@@ -1,5 +1,5 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtension, ApiResponse } from '@nestjs/swagger';
+import { applyDecorators, HttpCode } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtension, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { HeadersObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ref } from './schema-builders';
 import { ErrorBody, RateLimited } from './shared.answers';
@@ -67,7 +67,29 @@ export function ApiKeyed() {
 }
 
 /** Errors of any operation that takes a JSON body. */
-export const ApiBodyErrors = () => ApiErrors(400, 413, 422);
+const BODY_ERRORS = [400, 413, 422];
+
+const SUCCESS: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted' };
+
+/** What an operation answers besides its success: `body` when it takes a JSON body (400, 413,
+ * 422), and its own `errors`. `status`, 200 unless said, is both the one the route sends and
+ * the one the document gives its answer. */
+export interface EndpointAnswers {
+  status?: 200 | 201 | 202;
+  body?: boolean;
+  errors?: number[];
+}
+
+/** One operation: its summary, its success answer (a component schema by class or name) with
+ * its status, and its error answers: what every endpoint says, said once. */
+export function Endpoint(summary: string, answer: Function | string, { status = 200, body = false, errors = [] }: EndpointAnswers = {}) {
+  return applyDecorators(
+    HttpCode(status),
+    ApiOperation({ summary }),
+    ApiAnswer(status, answer, SUCCESS[status]),
+    ApiErrors(...(body ? BODY_ERRORS : []), ...errors),
+  );
+}
 
 /** Query parameters described from a class-validator DTO (expanded when the document is built). */
 export function ApiQueryFrom(dto: Function) {

@@ -1,8 +1,8 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { PROVIDER_REGISTRY, ProviderRegistry } from '@cds/providers';
 import { RequireScope } from '../http/auth.decorators';
-import { ApiAnswer } from '../openapi/api-docs.decorators';
+import { Endpoint } from '../openapi/api-docs.decorators';
 import { ProviderList } from './providers.answers';
 
 /** GET /v1/providers: the moderation providers this deployment knows, which are
@@ -14,8 +14,7 @@ export class ProvidersController {
   constructor(@Inject(PROVIDER_REGISTRY) private readonly providers: ProviderRegistry) {}
 
   @Get()
-  @ApiOperation({ summary: 'The moderation providers: configured or not, modalities, circuit state, and the default per modality' })
-  @ApiAnswer(200, ProviderList)
+  @Endpoint('The moderation providers: configured or not, modalities, circuit state, and the default per modality', ProviderList)
   list(): ProviderList {
     return {
       providers: this.providers.describe(),

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Res, StreamableFile } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Principal } from '@cds/auth';
-import { ApiAnswer, ApiBodyErrors, ApiErrors } from '../openapi/api-docs.decorators';
+import { ApiAnswer, ApiErrors, Endpoint } from '../openapi/api-docs.decorators';
 import { CurrentPrincipal, Public, RequireScope } from '../http/auth.decorators';
 import { MultipartBody, MultipartForm } from '../http/multipart';
 import { VideoCheckDto } from './video.dto';
@@ -15,18 +15,17 @@ export class VideoController {
   constructor(private readonly videos: VideoService) {}
 
   @Post('check')
-  @HttpCode(202)
-  @ApiOperation({ summary: 'Moderate a video by URL, in the background' })
-  @ApiAnswer(202, VideoAccepted, 'Accepted')
-  @ApiBodyErrors()
-  @ApiErrors(404)
+  @Endpoint('Moderate a video by URL, in the background', VideoAccepted, { status: 202, body: true, errors: [404] })
   check(@CurrentPrincipal() p: Principal, @Body() body: VideoCheckDto): Promise<VideoAccepted> {
     return this.videos.check(p, body);
   }
 
   @Post('upload')
-  @HttpCode(202)
-  @ApiOperation({ summary: 'Moderate an uploaded video (multipart/form-data, at most 100 MB), in the background' })
+  @Endpoint('Moderate an uploaded video (multipart/form-data, at most 100 MB), in the background', VideoAccepted, {
+    status: 202,
+    body: true,
+    errors: [404, 415],
+  })
   @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: {
@@ -50,26 +49,21 @@ export class VideoController {
       },
     },
   })
-  @ApiAnswer(202, VideoAccepted, 'Accepted')
-  @ApiBodyErrors()
-  @ApiErrors(404, 415)
   upload(@CurrentPrincipal() p: Principal, @MultipartBody() form: MultipartForm): Promise<VideoAccepted> {
     return this.videos.upload(p, form);
   }
 
   @Get('status/:decisionId')
-  @ApiOperation({ summary: 'Progress of a video decision' })
-  @ApiAnswer(200, VideoStatus)
-  @ApiErrors(404)
+  @Endpoint('Progress of a video decision', VideoStatus, { errors: [404] })
   status(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string): Promise<VideoStatus> {
     return this.videos.status(p, id);
   }
 
   @Get('result/:decisionId')
-  @ApiOperation({ summary: 'The result once completed (200); the progress while processing (202); the reason when failed (200, status failed)' })
-  @ApiAnswer(200, 'VideoResult')
+  @Endpoint('The result once completed (200); the progress while processing (202); the reason when failed (200, status failed)', 'VideoResult', {
+    errors: [404],
+  })
   @ApiAnswer(202, 'VideoResult', 'Still processing')
-  @ApiErrors(404)
   async result(@CurrentPrincipal() p: Principal, @Param('decisionId') id: string, @Res({ passthrough: true }) reply: any): Promise<VideoResult> {
     const { status, body } = await this.videos.result(p, id);
     reply.status(status);
