@@ -1,9 +1,9 @@
 import { Inject, Injectable, Optional, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { TOPICS } from '@cds/events';
-import { EncodedEvent, EVENT_LOG, EventLog, liftBatch, liftEncodedBatch, LogFollower, LogHandler } from '@cds/event-log';
-import { LiveGenerations, READ_MODELS, ReadModels, ReplayFeed } from '@cds/read-models';
+import { EVENT_LOG, EventLog, liftBatch, LogFollower, LogHandler } from '@cds/event-log';
+import { GenerationLoad, LiveGenerations, READ_MODELS, ReadModels } from '@cds/read-models';
 import { Metrics } from '@cds/metrics';
-import { replayPass, ReplayTarget } from './replay-pass';
+import { replayPass } from './replay-pass';
 
 /**
  * Fills the read models from the log. Its consumer group is named after the read-model
@@ -74,25 +74,29 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
   /**
    * Promote a rebuilt generation without a moment where readers miss a write: stop
    * writing the served generation (what it holds is now fixed), bring the new one to the
-   * log's end from its own positions, swap the aliases, then follow the log into it.
-   * Writes answered meanwhile wait for their projection as at any other time.
+   * log's end from its own positions and promote it (the rebuild's last steps, on the same
+   * port), then follow the log into it. Writes answered meanwhile wait for their
+   * projection as at any other time. On a failure nothing was switched: projecting goes on
+   * into the served generation, and the rebuilt one is left for the operator (the rebuild
+   * reports the failure) rather than half-promoted.
    */
   private async takeOverPromotion(rm: ReadModels & LiveGenerations, generation: string): Promise<void> {
     const started = Date.now();
-    const previous = rm.generation();
     await this.follower!.stop();
     this.follower = null;
+    let load: GenerationLoad | null = null;
     try {
-      await rm.switchGeneration(generation, { keepPrevious: true });
-      const events = await replayPass(this.log, readModelsTarget(rm), rm.appliedNextOffsets(), this.logger);
-      await rm.promote();
+      load = await rm.openGeneration(generation);
+      const events = await replayPass(this.log, load, load.appliedNextOffsets(), this.logger);
+      await load.promote();
       this.logger.log(`promoted read-model generation ${generation} after catching up ${events} events in ${Date.now() - started} ms`);
     } catch (err) {
-      // Back to serving the old generation; the rebuilt one is left for the operator
-      // (the rebuild reports the failure) rather than half-promoted.
-      this.logger.error(`promoting read-model generation ${generation} failed: ${(err as Error).message}; staying on ${previous}`);
-      await rm.switchGeneration(previous, { keepPrevious: true });
+      this.logger.error(`promoting read-model generation ${generation} failed: ${(err as Error).message}; staying on ${rm.generation()}`);
+      return;
+    } finally {
+      await load?.close();
     }
+    await rm.switchGeneration(generation);
   }
 
   private follow(): void {
@@ -143,20 +147,4 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     await this.follower?.stop();
     this.follower = null;
   }
-}
-
-/** How the projector brings read models to the log's end: partitions side by side, bulk
- * writes of lifted events (a replay is mostly round trips), as the Elasticsearch rebuild does. */
-const LIFTED_FEED: ReplayFeed = { chunk: 5000, partitionsAtOnce: 8, chunksAhead: 1 };
-
-/** Read models as a replay target: each chunk lifted (`applyBatch`), parked events reported. */
-function readModelsTarget(rm: Pick<ReadModels, 'applyBatch'>): ReplayTarget {
-  return {
-    feed: LIFTED_FEED,
-    apply: async (chunk: EncodedEvent[]) => {
-      const parked: string[] = [];
-      await rm.applyBatch(liftEncodedBatch(chunk, { error: (m) => parked.push(m) }));
-      return parked;
-    },
-  };
 }

@@ -1,7 +1,8 @@
 import type { EventLog, LogPosition } from '@cds/event-log';
 import type { Topic } from '@cds/events';
 import { tracing } from '@cds/tracing';
-import type { EncodedApply, LiveGenerations, ProjectedEvent, ReadModels } from './read-models.port';
+import type { EncodedApply, ProjectedEvent, ReadModels } from './read-models.port';
+import type { LiveGenerations } from './generations.port';
 
 /**
  * One request for a topic's end offsets serves every caller that arrived before it was

@@ -19,9 +19,9 @@ export {
 export { WebhookReadModels } from './webhook-read-models.port';
 export { DecisionReadModels, GuardrailReadModels, KeyReadModels, PolicyReadModels } from './query-read-models.port';
 export { DocWrite, WebhookDocWrite, toDocWrites } from './projection';
-export { READ_MODELS, ReadModels, ProjectedEvent, LiveGenerations, EncodedApply } from './read-models.port';
+export { READ_MODELS, ReadModels, ProjectedEvent, EncodedApply } from './read-models.port';
 export { ReadModelsModule, createGeneration } from './read-models.module';
-export { GenerationLoad, ReplayFeed } from './generations.port';
+export { GenerationLoad, LiveGenerations, ReplayFeed } from './generations.port';
 export { SqliteGenerationLoad } from './sqlite/sqlite-generation-load';
 export { ElasticsearchGenerationLoad } from './elasticsearch/es-generation-load';
 export { SqliteReadModels } from './sqlite/sqlite-read-models.adapter';

@@ -1,6 +1,7 @@
 import type { EncodedEvent, LiftedEvent, LogPosition } from '@cds/event-log';
 import { WebhookReadModels } from './webhook-read-models.port';
 import { DecisionReadModels, GuardrailReadModels, KeyReadModels, PolicyReadModels } from './query-read-models.port';
+import type { LiveGenerations } from './generations.port';
 
 /** An event read from the log and lifted to its current schema (`liftBatch`). */
 export type ProjectedEvent = LiftedEvent;
@@ -33,26 +34,6 @@ export interface ReadModels extends DecisionReadModels, PolicyReadModels, KeyRea
 
   healthy(): Promise<boolean>;
   close(): Promise<void>;
-}
-
-/**
- * Read models whose served generation a rebuild in another process can replace while
- * this instance writes (Elasticsearch, behind aliases). SQLite has none of this: its
- * rebuild needs the service stopped.
- */
-export interface LiveGenerations {
-  /** The generation served right now. */
-  servedGeneration(): Promise<string | null>;
-  /** Write into `generation` from now on, skipping what its stored positions say it has:
-   * the projector stops its batches, switches, and follows the log again from there.
-   * The generation written so far is deleted, unless `keepPrevious` (it is still served:
-   * a takeover of a promotion, which `promote()` then completes). */
-  switchGeneration(generation: string, o?: { keepPrevious?: boolean }): Promise<void>;
-  /** Serve this instance's generation (atomic alias swap) and delete the one it replaces. */
-  promote(): Promise<void>;
-  /** A rebuild elsewhere asks for its generation to be promoted; `claim()` takes the
-   * request (true for exactly one taker). */
-  pendingPromotion(): Promise<{ generation: string; claim: () => Promise<boolean> } | null>;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { DomainError } from '@cds/errors';
-import { EncodedApply, LiveGenerations, ReadModels } from '../read-models.port';
+import { EncodedApply, ReadModels } from '../read-models.port';
+import type { LiveGenerations } from '../generations.port';
 
 /**
  * Read models that are still being opened (Elasticsearch down or starting when the api

@@ -15,7 +15,9 @@ import {
   WebhookDoc,
 } from '../documents';
 import { PositionWaiters } from '../position-waiters';
-import { LiveGenerations, ProjectedEvent, ReadModels } from '../read-models.port';
+import { ProjectedEvent, ReadModels } from '../read-models.port';
+import type { GenerationLoad, LiveGenerations } from '../generations.port';
+import { ElasticsearchGenerationLoad } from './es-generation-load';
 import { PendingCursor } from '../webhook-read-models.port';
 import { bulkOperations, failuresOf, ReadModelsLogger } from './es-bulk';
 import { asUnavailable, isNotFound } from './es-errors';
@@ -163,6 +165,21 @@ export class ElasticsearchReadModels implements ReadModels, LiveGenerations {
     return new ElasticsearchReadModels(client, o, gen, false);
   }
 
+  /** An unserved generation that exists (a rebuild loaded it), to write on from its stored positions. */
+  static async openUnserved(o: ElasticsearchReadModelsOptions, gen: string): Promise<ElasticsearchReadModels> {
+    const client = newClient(o);
+    try {
+      return await new ElasticsearchReadModels(client, o, gen, false).loadPositions();
+    } catch (err) {
+      await client.close();
+      throw err;
+    }
+  }
+
+  openGeneration(gen: string): Promise<GenerationLoad> {
+    return ElasticsearchGenerationLoad.open(this.o, gen);
+  }
+
   /** Serve this generation from now on (one atomic alias swap) and delete the one it replaces. */
   async promote(): Promise<void> {
     const previous = await servedGeneration(this.client, this.o.indexPrefix);
@@ -220,15 +237,15 @@ export class ElasticsearchReadModels implements ReadModels, LiveGenerations {
    * below those positions is skipped). What is left of the generation written so far is
    * deleted: the promote deleted it, but a batch in flight then may have re-created an index.
    */
-  async switchGeneration(gen: string, o: { keepPrevious?: boolean } = {}): Promise<void> {
+  async switchGeneration(gen: string): Promise<void> {
     const previous = this.gen;
     this.applied.cancelAll();
     this.applied = new PositionWaiters();
     this.gen = gen;
     this.writeMark += 1;
-    this.served = o.keepPrevious ? (await servedGeneration(this.client, this.o.indexPrefix)) === gen : true;
+    this.served = true;
     await this.loadPositions();
-    if (previous !== gen && !o.keepPrevious) await deleteGeneration(this.client, this.o.indexPrefix, previous);
+    if (previous !== gen) await deleteGeneration(this.client, this.o.indexPrefix, previous);
     this.logger.log(`switched from read-model generation ${previous} to ${gen}`);
   }
 

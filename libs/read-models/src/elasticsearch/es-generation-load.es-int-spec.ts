@@ -67,6 +67,23 @@ describe('ElasticsearchGenerationLoad (real node)', () => {
     await expect(seen!.claim()).resolves.toBe(false); // withdrawn: nothing left to take
   });
 
+  it('is opened by the projector that takes its promotion, from its stored positions, and promoted from there', async () => {
+    const { prefix, rm } = await served();
+    const fresh = await load(prefix);
+    expect(fresh.appliedNextOffsets()).toEqual(new Map());
+    await fresh.apply([encoded(0, JSON.stringify(decision('t', 'new'))), encoded(1, JSON.stringify(decision('t', 'newer')))]);
+
+    const taken = await rm.openGeneration(fresh.generation);
+    closing.push(taken);
+    expect(taken.generation).toBe(fresh.generation);
+    expect(taken.appliedNextOffsets()).toEqual(new Map([['decisions:0', 2]]));
+    await expect(taken.isServed()).resolves.toBe(false);
+    await taken.apply([encoded(2, JSON.stringify(decision('t', 'newest')))]);
+    await taken.promote();
+    await expect(fresh.isServed()).resolves.toBe(true);
+    expect(await rm.getDecision('t', 'newest')).not.toBeNull(); // through the aliases
+  });
+
   it('discards an unserved generation and never the served one', async () => {
     const { prefix, rm } = await served();
     const fresh = await load(prefix);

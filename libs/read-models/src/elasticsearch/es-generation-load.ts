@@ -21,8 +21,17 @@ export class ElasticsearchGenerationLoad implements GenerationLoad {
     return new ElasticsearchGenerationLoad(await ElasticsearchReadModels.createGeneration(o));
   }
 
+  /** A generation a rebuild loaded and asked to promote, opened by the projector that took the request. */
+  static async open(o: ElasticsearchReadModelsOptions, generation: string): Promise<ElasticsearchGenerationLoad> {
+    return new ElasticsearchGenerationLoad(await ElasticsearchReadModels.openUnserved(o, generation));
+  }
+
   get generation(): string {
     return this.rm.generation();
+  }
+
+  appliedNextOffsets(): Map<string, number> {
+    return this.rm.appliedNextOffsets();
   }
 
   async apply(chunk: EncodedEvent[]): Promise<string[]> {

@@ -52,6 +52,10 @@ export class SqliteGenerationLoad implements GenerationLoad {
     return this.rm.generation();
   }
 
+  appliedNextOffsets(): Map<string, number> {
+    return this.rm.appliedNextOffsets();
+  }
+
   apply(chunk: EncodedEvent[]): Promise<string[]> {
     const decoded = this.decoders.decode(chunk);
     const written = Promise.all([decoded, this.writing]).then(([d]) => {
