@@ -21,7 +21,7 @@ import { git } from './build';
 import { labelCommand } from './label';
 
 const CORPUS = path.resolve(__dirname, '../../libs/guardrails/corpus');
-export const DEVELOPMENT = new Set(['tldr-pages/tldr', 'redcanaryco/atomic-red-team', 'mitre/stockpile']);
+export const DEVELOPMENT = new Set(['tldr-pages/tldr', 'redcanaryco/atomic-red-team', 'mitre/stockpile', '0dayCTF/reverse-shell-generator']);
 const policy = resolvePolicy();
 
 interface Outcome {
