@@ -8,7 +8,8 @@
  * Each command is authorized as an `exec` under the default policy. `allowed`: allow or
  * warn without approval; `stopped`: flag or block, or approval required; `blocked`: block.
  * Sources are split once, before any rule was written for this corpus: rules were written
- * while looking at the development sources only (tldr-pages, Atomic Red Team); the held-out
+ * while looking at the development sources only (tldr-pages, Atomic Red Team, stockpile,
+ * reverse-shell-generator); the held-out
  * ones are measured, never looked at case by case. `--misses` prints the cases whose outcome
  * is not the expected one, and refuses a held-out source.
  */
