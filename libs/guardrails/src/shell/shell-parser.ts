@@ -9,6 +9,7 @@ import { normalizePath, PLACEHOLDER_WORKSPACE } from '../paths/path-normalizer';
 import { LexHost, LexWord, ShellLexer, UNKNOWN_EXPANSION } from './shell-lexer';
 import { INTERPRETERS, nestedScripts, SHELL_PROGRAMS, unwrapCommand, UnwrappedCommand } from './shell-command';
 import { foundUnder, MAX_FOUND_STARTS, printedPathRoots, xargsReplaceString } from './found-paths';
+import { shellCallsIn } from './interpreter-code';
 import { LoopHeader, loopHeader, LoopTracker, readLoopHeader, readVariables } from './shell-loops';
 
 export const MAX_SHELL_DEPTH = 4;
@@ -372,6 +373,10 @@ class ParseContext implements LexHost {
     this.followFunctionCall(cmd, words, depth);
     const script = this.writtenScriptRun(unwrapped);
     if (script) this.parse(script.content, depth + 1, `${script.path}, written earlier by this command`);
+    const code = script ? null : this.writtenCodeRun(unwrapped);
+    if (code)
+      for (const line of shellCallsIn(code.content))
+        this.parse(line, depth + 1, `${code.path}, code written earlier by this command, run by ${unwrapped.program}`);
     const herestring = cmd.redirects.find((r) => r.op === '<<<')?.target ?? null;
     for (const nested of nestedScripts(unwrapped, herestring)) {
       if (nested.script !== undefined) this.parse(nested.script, depth + 1, nested.via);
@@ -431,6 +436,22 @@ class ParseContext implements LexHost {
     return null;
   }
 
+  /**
+   * Source written earlier by this command and handed to an interpreter or to a `run`/`exec`/`eval`
+   * subcommand (`go run t.go`, `v run t.v`, `python3 t.py`): the command lines its calls hand to the
+   * OS (`os.system("…")`, `exec.Command("…")`) run too.
+   */
+  private writtenCodeRun(u: UnwrappedCommand): { path: string; content: string } | null {
+    if (this.written.size === 0 || SHELL_PROGRAMS.has(u.program)) return null;
+    const runs = INTERPRETERS.has(u.program.replace(/[0-9.]+$/, '')) || /^(?:run|exec|eval|execute)$/.test(u.args[0] ?? '');
+    if (!runs) return null;
+    for (const path of u.args.filter((a) => !a.startsWith('-'))) {
+      const content = this.written.get(normalizePath(path, this.cwd).key);
+      if (content !== undefined) return { path, content };
+    }
+    return null;
+  }
+
   /** `unknownInput`: the marker words stand for input only known at run time (xargs), not for names found in known directories. */
   private pushDerived(argv: string[], depth: number, via: string, runner: ShellCommand, unknownInput = false): void {
     if (depth > MAX_SHELL_DEPTH) {
@@ -462,7 +483,10 @@ class ParseContext implements LexHost {
     if (written) {
       const content = literalOutput(stages);
       const key = normalizePath(written.target, last.cwd).key;
-      if (content !== null && this.written.size < MAX_VARIABLES) this.written.set(key, content.slice(0, MAX_SHELL_CHARS));
+      // `>>` adds to what this command wrote before: `echo 'import os' > t.v && echo 'fn main() {…}' >> t.v`.
+      const before = written.op === '>>' ? this.written.get(key) : undefined;
+      const whole = content === null ? null : before === undefined ? content : `${before}\n${content}`;
+      if (whole !== null && this.written.size < MAX_VARIABLES) this.written.set(key, whole.slice(0, MAX_SHELL_CHARS));
       if (content !== null && CRON_FILE.test(key)) this.parseCron(content, key === '/etc/crontab' || key.startsWith('/etc/cron.d/'), depth, written.target);
     }
     const crontab = stages.findIndex((st, k) => k > 0 && st.unwrapped.program === 'crontab' && st.unwrapped.args.includes('-'));
