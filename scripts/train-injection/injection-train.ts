@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const log = (m: string) => process.stdout.write(`${m}\n`);
   const layers = (args.layers ?? CANDIDATE_LAYERS.join(',')).split(',').map(Number);
   const lambdas = (args.lambdas ?? '0.0003,0.001,0.003').split(',').map(Number);
-  const rows = await trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED);
+  const rows = await trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED, { planted: args.planted === 'true' });
   log(`${rows.length} rows`);
   const cache = await embedRows(
     rows.map((r) => r.text),
