@@ -10,6 +10,7 @@ import { PROJECT_ROOT } from '../train-text/cli-options';
 import { loadGuideRows } from './injection-guide-sources';
 import { hardNegatives } from './injection-hard-negatives';
 import { loadMoreRows } from './injection-more-sources';
+import { loadPlantedRows } from './injection-planted-sources';
 import { InjectionRow, loadInjectionRows } from './injection-sources';
 import { writtenRows } from './injection-written';
 import { INJECTION_CASES, INJECTION_HOLDOUT_CASES, INJECTION_THIRD_CASES } from '../../libs/guardrails/src/corpus/injection-cases';
@@ -32,13 +33,16 @@ const CAPS: Record<string, number> = {
 };
 const rank = (t: string) => createHash('sha1').update(t).digest('hex');
 
-export async function trainingRows(mirror = DEFAULT_MIRROR, shared = DEFAULT_SHARED): Promise<InjectionRow[]> {
+/** `planted`: add the fourth round of sources (injection-planted-sources.ts), compared cross-source
+ * with the shipped set before any adoption (INJECTION_CARD.md). */
+export async function trainingRows(mirror = DEFAULT_MIRROR, shared = DEFAULT_SHARED, opts: { planted?: boolean } = {}): Promise<InjectionRow[]> {
   const perLang = new Map<string, number>();
   const seen = new Set<string>([...INJECTION_CASES, ...INJECTION_HOLDOUT_CASES, ...INJECTION_THIRD_CASES].map((c) => c.text));
   const all = [
     ...(await loadInjectionRows(mirror, shared)),
     ...(await loadMoreRows(mirror, shared)),
     ...loadGuideRows(mirror),
+    ...(opts.planted ? loadPlantedRows(mirror) : []),
     ...hardNegatives(),
     ...writtenRows(),
   ];

@@ -2,7 +2,7 @@
  * Embeds every training row at the candidate layers (one forward pass each) into
  * .tmp/injection-cache. One worker thread: run under `nice`.
  *
- *   nice node -r ./scripts/train-text/register.js scripts/train-injection/injection-embed.ts [--mirror-dir /work/.mirror]
+ *   nice node -r ./scripts/train-text/register.js scripts/train-injection/injection-embed.ts [--mirror-dir /work/.mirror] [--planted]
  */
 import { EmbeddingPool } from '../../libs/providers/src/local-embedding/embedding-pool';
 import { locateE5Model } from '../../libs/providers/src/local-embedding/e5-model-files';
@@ -26,7 +26,7 @@ export async function embedRows(texts: string[], layers: readonly number[], log:
 if (require.main === module) {
   const args = parseArgs(process.argv.slice(2));
   const log = (m: string) => process.stdout.write(`${m}\n`);
-  trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED)
+  trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED, { planted: args.planted === 'true' })
     .then((rows) =>
       embedRows(
         rows.map((r) => r.text),

@@ -4,7 +4,7 @@
  * of the text; no text) and X.f32 (rows × layers × 384 floats, the cache's layers in order).
  * Reads only the training data and the cache filled by injection-embed.ts: no corpus set.
  *
- *   nice node -r ./scripts/train-text/register.js scripts/train-injection/injection-export.ts
+ *   nice node -r ./scripts/train-text/register.js scripts/train-injection/injection-export.ts [--planted] [--out DIR]
  */
 import { createHash } from 'crypto';
 import { mkdirSync, writeFileSync } from 'fs';
@@ -17,7 +17,7 @@ import { CANDIDATE_LAYERS, DEFAULT_MIRROR, DEFAULT_SHARED, trainingRows } from '
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const out = args.out ?? join(PROJECT_ROOT, '.tmp', 'injection-export');
-  const rows = await trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED);
+  const rows = await trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED, { planted: args.planted === 'true' });
   const cache = new LayerCache(locateE5Model().weightsSha256, CANDIDATE_LAYERS);
   const X = new Float32Array(rows.length * CANDIDATE_LAYERS.length * DIM);
   rows.forEach((r, i) =>

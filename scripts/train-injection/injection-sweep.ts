@@ -18,7 +18,7 @@ import { fitCalibrated, HeadName, logit, matrix } from './injection-fit';
 import { InjectionRow } from './injection-sources';
 
 /** Benign sources of instructions addressed to a model: the domain of a skill's prompt. */
-export const ADDRESSED_TO_A_MODEL = new Set(['skills', 'awesome', 'copilot', 'fabric', 'cursorrules', 'peguide', 'hardneg', 'written']);
+export const ADDRESSED_TO_A_MODEL = new Set(['skills', 'awesome', 'copilot', 'fabric', 'cursorrules', 'peguide', 'hardneg', 'written', 'promptszh']);
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   const layer = Number(args.layer ?? 8);
   const lambda = Number(args.lambda ?? 0.0001);
   const thresholds = (args.thresholds ?? '0.5,0.6,0.7,0.8,0.85,0.9,0.93,0.95,0.97,0.98,0.99').split(',').map(Number);
-  const rows = await trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED);
+  const rows = await trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED, { planted: args.planted === 'true' });
   const cache = new LayerCache(locateE5Model().weightsSha256, CANDIDATE_LAYERS);
   const X = matrix(rows, cache, layer);
   log(`${rows.length} rows, layer ${layer}, λ ${lambda}: fitting and calibrating both heads with each source left out`);

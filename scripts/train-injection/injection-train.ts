@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const log = (m: string) => process.stdout.write(`${m}\n`);
   const layers = (args.layers ?? CANDIDATE_LAYERS.join(',')).split(',').map(Number);
   const lambdas = (args.lambdas ?? '0.0003,0.001,0.003').split(',').map(Number);
-  const rows = await trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED);
+  const rows = await trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED, { planted: args.planted === 'true' });
   log(`${rows.length} rows`);
   const cache = await embedRows(
     rows.map((r) => r.text),
@@ -142,7 +142,10 @@ async function main(): Promise<void> {
     '',
     '| source | repository @ commit | licence | files | label mapping |',
     '|---|---|---|---|---|',
-    ...Object.entries(SOURCES).map(([k, s]) => `| ${k} | ${s.repo} @ ${s.commit.slice(0, 12)} | ${s.licence} | ${s.files} | ${s.mapping} |`),
+    // only the sources this run trained on (those behind --planted are listed when used)
+    ...Object.entries(SOURCES)
+      .filter(([k]) => rows.some((r) => r.source === k))
+      .map(([k, s]) => `| ${k} | ${s.repo} @ ${s.commit.slice(0, 12)} | ${s.licence} | ${s.files} | ${s.mapping} |`),
     "| hardneg | written here (scripts/train-injection/injection-hard-negatives.ts) | the project's | | benign look-alikes full of trigger words, 17 languages |",
     '',
     'Rows per source and label (after caps, first 2,000-character chunk of each text):',

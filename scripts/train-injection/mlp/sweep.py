@@ -23,7 +23,7 @@ import numpy as np
 
 from heads import features, fit_calibrated, load, make_head, probability
 
-ADDRESSED_TO_A_MODEL = {"skills", "awesome", "copilot", "fabric", "cursorrules", "peguide", "hardneg", "written"}
+ADDRESSED_TO_A_MODEL = {"skills", "awesome", "copilot", "fabric", "cursorrules", "peguide", "hardneg", "written", "promptszh"}
 THRESHOLDS = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99]
 
 
@@ -39,7 +39,8 @@ def cross_source_scores(rows, F, make, log, only=None):
     return out
 
 
-def point(rows, scores, t):
+def point(rows, scores, t, keep=None):
+    """Means over sources (over `keep` alone when given) at threshold t, and the per-source counts."""
     per = {}
     for r, s in zip(rows, scores):
         d = per.setdefault(r["source"], [0, 0, 0, 0])  # attacks, caught, benign, flagged
@@ -50,17 +51,18 @@ def point(rows, scores, t):
         else:
             d[0] += 1
             d[1] += hit
-    recall = np.mean([d[1] / d[0] for d in per.values() if d[0]])
-    fpr = np.mean([d[3] / d[2] for d in per.values() if d[2]])
-    dom = np.mean([d[3] / d[2] for k, d in per.items() if d[2] and k in ADDRESSED_TO_A_MODEL])
+    mean = {k: d for k, d in per.items() if keep is None or k in keep}
+    recall = np.mean([d[1] / d[0] for d in mean.values() if d[0]])
+    fpr = np.mean([d[3] / d[2] for d in mean.values() if d[2]])
+    dom = np.mean([d[3] / d[2] for k, d in mean.items() if d[2] and k in ADDRESSED_TO_A_MODEL])
     return recall, fpr, dom, per
 
 
-def at_fpr(rows, scores, limit):
+def at_fpr(rows, scores, limit, keep=None):
     """The lowest threshold (to 0.001) whose mean benign flagged is <= limit, and its point."""
     grid = np.unique(np.concatenate([np.round(np.linspace(0.3, 0.999, 700), 3), [0.9995, 0.9999]]))
     for t in grid:
-        r, f, d, _ = point(rows, scores, t)
+        r, f, d, _ = point(rows, scores, t, keep)
         if f <= limit:
             return t, r, f, d
     return None
@@ -73,9 +75,14 @@ def main():
     ap.add_argument("--json", default=None)
     ap.add_argument("--only", default=None, help="these sources' folds alone (comma-separated), for --merge")
     ap.add_argument("--merge", default=None, help="--json files of --only runs (comma-separated): their tables")
+    ap.add_argument("--export", default=None, help="an injection-export.ts --out directory (default .tmp/injection-export)")
+    ap.add_argument("--mean-over", default=None, help="the means over these sources alone (comma-separated), to compare with a run on fewer sources")
     a = ap.parse_args()
     log = lambda m: print(m, flush=True)  # noqa: E731
-    rows, X, all_layers = load()
+    rows, X, all_layers = load(a.export) if a.export else load()
+    keep = set(a.mean_over.split(",")) if a.mean_over else None
+    if keep:
+        log(f"means over {len(keep)} sources: {','.join(sorted(keep))}")
     if a.merge:
         parts = [json.load(open(p)) for p in a.merge.split(",")]
         scores = np.nanmax(np.array([p["scores"] for p in parts], dtype=float), axis=0)
@@ -97,10 +104,10 @@ def main():
     log("\n| threshold | attacks caught (mean over sources) | benign flagged (mean) | addressed to a model, flagged |")
     log("|---|---|---|---|")
     for t in THRESHOLDS:
-        r, f, d, _ = point(rows, scores, t)
+        r, f, d, _ = point(rows, scores, t, keep)
         log(f"| {t} | {pct(r)} | {pct(f)} | {pct(d)} |")
     for lim in (0.02, 0.03):
-        p = at_fpr(rows, scores, lim)
+        p = at_fpr(rows, scores, lim, keep)
         if p:
             log(f"benign flagged <= {pct(lim)}: threshold {p[0]:.3f}, {pct(p[1])} caught, {pct(p[2])} flagged, addressed to a model {pct(p[3])}")
     for t in (0.5, 0.95):
