@@ -11,6 +11,7 @@ import { CorpusExample, Signal } from './corpus/example';
 import { EMBEDDING_DIM } from './embedding-cache';
 import { LabelOptions, trainingLabel } from './embedding-data';
 import { DEFAULT_FIT, HeadData, LinearHead, fitHead, logits } from './embedding-logreg';
+import { reweightHeadData } from './embedding-reweight';
 import { averagePrecision } from './metrics';
 
 /** the LODO optimum sat at the small end of [1e-2, 1e-4] for every signal on the first run */
@@ -44,13 +45,15 @@ export function headData(rows: SignalRows, signal: Signal, labels: LabelOptions,
   let neg = 0;
   y.forEach((v, k) => (v ? (pos += c[k]) : (neg += c[k])));
   const boost = pos > 0 ? Math.min(MAX_POSITIVE_BOOST, Math.max(1, Math.sqrt(neg / pos))) : 1;
-  return {
+  const data: HeadData = {
     X: rows.X,
     dim: EMBEDDING_DIM,
     rows: Int32Array.from(r),
     y: Uint8Array.from(y),
     c: Float64Array.from(c, (w, k) => (y[k] ? w * boost : w)),
   };
+  // over the rows kept (a LODO fold's training side is reweighted without the held-out set)
+  return labels.reweight?.signal === signal ? reweightHeadData(data, rows.examples, rows.idx, labels.reweight) : data;
 }
 
 /** Strong (reported) labels of `signal` among rows of one dataset: [row positions, labels]. */
