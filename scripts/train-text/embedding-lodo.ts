@@ -98,6 +98,8 @@ export function lodoSelect(rows: SignalRows, signal: Signal, labels: LabelOption
       const z = logits(head, rows.X, EMBEDDING_DIM, f.pos);
       scores.get(lam)!.push({ dataset: f.d, n: f.y.length, positives: f.y.filter(Boolean).length, auprc: averagePrecision(z, f.y) });
     }
+    // one line per held-out dataset: a long LODO shows its figures as it goes
+    log(`    ${signal} without ${f.d}: ${sorted.map((lam) => `λ=${lam} ${scores.get(lam)!.at(-1)!.auprc.toFixed(3)}`).join(', ')}`);
   }
   const byLambda = sorted.map((lambda) => {
     const s = scores.get(lambda)!;
