@@ -5,6 +5,7 @@
 import { createHash } from 'crypto';
 import { REPORTED_WEIGHT } from './corpus/corpus';
 import { CorpusExample, Label, SIGNALS, Signal, Split } from './corpus/example';
+import type { Reweighting } from './embedding-reweight';
 
 /** Rows embedded per dataset and split; `byDataset` overrides the default. */
 export interface RowCaps {
@@ -75,6 +76,10 @@ export interface LabelOptions {
   hardNegativeWeight: number;
   /** per-dataset weight multipliers (templated suites would otherwise teach "identity term = hate") */
   datasetMultipliers: Record<string, number>;
+  /** one head's class weights moved towards equal mass per language or source
+   * (embedding-reweight.ts), in every fit of that head: the LODO folds, the final fit and
+   * the card's cross-dataset refits. Off by default (model/EXPERIMENTS.md) */
+  reweight?: Reweighting;
 }
 
 export const DEFAULT_LABEL_OPTIONS: LabelOptions = {

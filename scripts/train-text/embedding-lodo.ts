@@ -11,6 +11,7 @@ import { CorpusExample, Signal } from './corpus/example';
 import { EMBEDDING_DIM } from './embedding-cache';
 import { LabelOptions, trainingLabel } from './embedding-data';
 import { DEFAULT_FIT, HeadData, LinearHead, fitHead, logits } from './embedding-logreg';
+import { reweightHeadData } from './embedding-reweight';
 import { averagePrecision } from './metrics';
 
 /** the LODO optimum sat at the small end of [1e-2, 1e-4] for every signal on the first run */
@@ -44,13 +45,15 @@ export function headData(rows: SignalRows, signal: Signal, labels: LabelOptions,
   let neg = 0;
   y.forEach((v, k) => (v ? (pos += c[k]) : (neg += c[k])));
   const boost = pos > 0 ? Math.min(MAX_POSITIVE_BOOST, Math.max(1, Math.sqrt(neg / pos))) : 1;
-  return {
+  const data: HeadData = {
     X: rows.X,
     dim: EMBEDDING_DIM,
     rows: Int32Array.from(r),
     y: Uint8Array.from(y),
     c: Float64Array.from(c, (w, k) => (y[k] ? w * boost : w)),
   };
+  // over the rows kept (a LODO fold's training side is reweighted without the held-out set)
+  return labels.reweight?.signal === signal ? reweightHeadData(data, rows.examples, rows.idx, labels.reweight) : data;
 }
 
 /** Strong (reported) labels of `signal` among rows of one dataset: [row positions, labels]. */
@@ -95,6 +98,8 @@ export function lodoSelect(rows: SignalRows, signal: Signal, labels: LabelOption
       const z = logits(head, rows.X, EMBEDDING_DIM, f.pos);
       scores.get(lam)!.push({ dataset: f.d, n: f.y.length, positives: f.y.filter(Boolean).length, auprc: averagePrecision(z, f.y) });
     }
+    // one line per held-out dataset: a long LODO shows its figures as it goes
+    log(`    ${signal} without ${f.d}: ${sorted.map((lam) => `λ=${lam} ${scores.get(lam)!.at(-1)!.auprc.toFixed(3)}`).join(', ')}`);
   }
   const byLambda = sorted.map((lambda) => {
     const s = scores.get(lambda)!;

@@ -11,6 +11,8 @@
  *        [--noise-share 0.3 (experiments: training rows given a noisy copy, embedding-noise.ts; default 0)]
  *        [--layers 4 (heads on the pooled output of the model's first 4 encoder layers; default all 12)]
  *        [--overlay <file> (heads over fine-tuned top layers, an e5f overlay file: copied beside the heads, pinned by sha256)]
+ *        [--reweight hate=source:0.5 (one head's class weights moved towards equal mass per language or source,
+ *         embedding-reweight.ts, in its LODO folds and final fit; recorded in the manifest's labels)]
  *   TEXT_WORKERS=2 embeds with two worker threads (default one)
  *
  * Embeds the capped train and dev rows (embedding-data.ts) through the disk cache, fits one
@@ -35,6 +37,7 @@ import { fitAllHeads } from './embedding-heads-fit';
 import { seedExamples } from './embedding-seeds';
 import { definitionSeedExamples } from './embedding-seeds-v2';
 import { noisyCopies } from './embedding-noise';
+import { parseReweighting } from './embedding-reweight';
 import { DEFAULT_LAMBDAS } from './embedding-lodo';
 import { cascadeRecallLoss, chooseClearBelow, embeddingScored, ngramScored, uniform } from './embedding-scoring';
 import { hardNegativeRows } from './eval-report';
@@ -58,6 +61,7 @@ async function main(): Promise<void> {
     ...DEFAULT_LABEL_OPTIONS,
     davidsonOffensive: (args['davidson-offensive'] as DavidsonOffensive | undefined) ?? DEFAULT_LABEL_OPTIONS.davidsonOffensive,
     hardNegativeWeight: numberArg(args, 'hard-negative-weight', DEFAULT_LABEL_OPTIONS.hardNegativeWeight),
+    ...(args.reweight ? { reweight: parseReweighting(args.reweight) } : {}),
   };
   const lambdas = args.lambdas ? args.lambdas.split(',').map(Number) : DEFAULT_LAMBDAS;
   const fixedLambda = args.lambda !== undefined ? numberArg(args, 'lambda', 1e-3) : undefined;
