@@ -42,6 +42,18 @@ import { averagePrecision } from './metrics';
 
 export const FOLDS_FILE = resolve(PROJECT_ROOT, 'scripts/train-text/finetune/folds.json');
 
+/** The datasets `--fold` holds out (folds.json), and the manifest whose heads' λ the refits
+ * take (`--lambdas-from`, default the shipped one): shared with finetune-nested.ts. */
+export function foldAndManifest(args: Record<string, string>): { held: Set<string>; manifest: { heads: Record<string, { lambda: number }> } } {
+  const folds = JSON.parse(readFileSync(FOLDS_FILE, 'utf8')) as Record<string, string[]>;
+  const held = new Set(folds[args.fold] ?? []);
+  if (held.size === 0) throw new Error(`--fold must be one of ${Object.keys(folds).join(', ')}`);
+  const manifest = JSON.parse(readFileSync(args['lambdas-from'] ?? join(EMBEDDING_MODEL_DIR, EMBEDDING_MANIFEST_FILE), 'utf8')) as {
+    heads: Record<string, { lambda: number }>;
+  };
+  return { held, manifest };
+}
+
 export interface CrossvalRow {
   dataset: string;
   /** set on the rows of --by-lang: the dataset's test rows in that language only */
@@ -55,13 +67,8 @@ export interface CrossvalRow {
 function main(): void {
   const args = parseArgs(process.argv.slice(2));
   const log = (m: string) => process.stdout.write(`${m}\n`);
-  const folds = JSON.parse(readFileSync(FOLDS_FILE, 'utf8')) as Record<string, string[]>;
-  const held = new Set(folds[args.fold] ?? []);
-  if (held.size === 0) throw new Error(`--fold must be one of ${Object.keys(folds).join(', ')}`);
+  const { held, manifest } = foldAndManifest(args);
   if (!args.cache && !args['texts-out']) throw new Error('--cache <embedding cache dir> is required');
-  const manifest = JSON.parse(readFileSync(args['lambdas-from'] ?? join(EMBEDDING_MODEL_DIR, EMBEDDING_MANIFEST_FILE), 'utf8')) as {
-    heads: Record<string, { lambda: number }>;
-  };
   const reweight = args.reweight ? parseReweighting(args.reweight) : undefined;
   const corpus = loadCorpus(dataDirFrom(args), () => undefined);
   const examples = [...corpus.examples, ...seedExamples(DEFAULT_SEED_WEIGHT), ...definitionSeedExamples(DEFAULT_SEED_WEIGHT)];

@@ -11,8 +11,8 @@
  * (The fits run in numpy: on this shared machine the grid × inner folds of L-BFGS fits take
  * hours in the TypeScript fitter and minutes with BLAS; the objective is embedding-logreg.ts's.)
  */
-import { readFileSync, writeFileSync } from 'fs';
-import { join, resolve } from 'path';
+import { writeFileSync } from 'fs';
+import { resolve } from 'path';
 import { dataDirFrom, parseArgs } from './cli-options';
 import { REPORTED_WEIGHT, loadCorpus } from './corpus/corpus';
 import { Signal } from './corpus/example';
@@ -21,20 +21,15 @@ import { DEFAULT_LABEL_OPTIONS, selectRows, trainingLabel } from './embedding-da
 import { rowEmbeddings } from './embedding-features';
 import { seedExamples } from './embedding-seeds';
 import { definitionSeedExamples } from './embedding-seeds-v2';
-import { DEFAULT_SEED_WEIGHT, EMBEDDING_MANIFEST_FILE, EMBEDDING_MODEL_DIR } from './embedding-train';
-import { FOLDS_FILE } from './finetune-crossval';
+import { DEFAULT_SEED_WEIGHT } from './embedding-train';
+import { foldAndManifest } from './finetune-crossval';
 
 function main(): void {
   const args = parseArgs(process.argv.slice(2));
   const log = (m: string) => process.stdout.write(`${m}\n`);
-  const folds = JSON.parse(readFileSync(FOLDS_FILE, 'utf8')) as Record<string, string[]>;
-  const held = new Set(folds[args.fold] ?? []);
-  if (held.size === 0) throw new Error(`--fold must be one of ${Object.keys(folds).join(', ')}`);
+  const { held, manifest } = foldAndManifest(args);
   if (!args.cache || !args.out) throw new Error('--cache <embedding cache dir> and --out <prefix> are required');
   const signal = (args.signal ?? 'hate') as Signal;
-  const manifest = JSON.parse(readFileSync(args['lambdas-from'] ?? join(EMBEDDING_MODEL_DIR, EMBEDDING_MANIFEST_FILE), 'utf8')) as {
-    heads: Record<string, { lambda: number }>;
-  };
   const lambda = manifest.heads[signal]?.lambda;
   if (lambda === undefined) throw new Error(`no shipped head for ${signal}`);
 
