@@ -9,7 +9,7 @@ import { DeferredReadModels } from './elasticsearch/deferred-read-models';
 import { ConsistentReadModels, LogEnds } from './consistent-reads';
 import { GenerationLoad } from './generations.port';
 import { SqliteGenerationLoad } from './sqlite/sqlite-generation-load';
-import { ElasticsearchGenerationLoad } from './elasticsearch/es-generation-load';
+import { ElasticsearchReadModels } from './elasticsearch/elasticsearch-read-models.adapter';
 
 /** Picks the read-models adapter from READ_MODELS. */
 @Global()
@@ -80,6 +80,6 @@ export async function createGeneration(config: AppConfig, logger: Pick<Logger, '
     case 'sqlite':
       return SqliteGenerationLoad.create(path.join(config.DATA_DIR, 'readmodels'));
     case 'elasticsearch':
-      return ElasticsearchGenerationLoad.create({ node: config.ELASTICSEARCH_URL, indexPrefix: config.TOPIC_PREFIX, logger });
+      return ElasticsearchReadModels.createGenerationLoad({ node: config.ELASTICSEARCH_URL, indexPrefix: config.TOPIC_PREFIX, logger });
   }
 }

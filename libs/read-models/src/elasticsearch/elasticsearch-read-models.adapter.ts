@@ -176,8 +176,14 @@ export class ElasticsearchReadModels implements ReadModels, LiveGenerations {
     }
   }
 
-  openGeneration(gen: string): Promise<GenerationLoad> {
-    return ElasticsearchGenerationLoad.open(this.o, gen);
+  /** A fresh generation to load (a rebuild): its indices created, no alias on them. */
+  static async createGenerationLoad(o: ElasticsearchReadModelsOptions): Promise<ElasticsearchGenerationLoad> {
+    return new ElasticsearchGenerationLoad(await ElasticsearchReadModels.createGeneration(o));
+  }
+
+  /** A generation a rebuild loaded and asked to promote, opened by the projector that took the request. */
+  async openGeneration(gen: string): Promise<GenerationLoad> {
+    return new ElasticsearchGenerationLoad(await ElasticsearchReadModels.openUnserved(this.o, gen));
   }
 
   /** Serve this generation from now on (one atomic alias swap) and delete the one it replaces. */

@@ -1,5 +1,5 @@
 import type { EncodedEvent } from '@cds/event-log';
-import { ElasticsearchGenerationLoad } from './es-generation-load';
+import type { ElasticsearchGenerationLoad } from './es-generation-load';
 import { ElasticsearchReadModels } from './elasticsearch-read-models.adapter';
 import { DOC_TYPES, indexName } from './es-index-layout';
 import { decision, deletePrefix, ES_URL, indicesOf, openRm, QUIET, uniquePrefix } from './es-test-kit';
@@ -23,7 +23,7 @@ async function served(): Promise<{ prefix: string; rm: ElasticsearchReadModels }
 }
 
 async function load(prefix: string): Promise<ElasticsearchGenerationLoad> {
-  const l = await ElasticsearchGenerationLoad.create({ node: ES_URL, indexPrefix: prefix, logger: QUIET });
+  const l = await ElasticsearchReadModels.createGenerationLoad({ node: ES_URL, indexPrefix: prefix, logger: QUIET });
   closing.push(l);
   return l;
 }

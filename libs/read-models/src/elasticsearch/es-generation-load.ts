@@ -2,29 +2,22 @@ import { liftEncodedOrPark } from '@cds/events';
 import type { EncodedEvent } from '@cds/event-log';
 import { ProjectedEvent } from '../read-models.port';
 import { GenerationLoad, ReplayFeed } from '../generations.port';
-import { ElasticsearchReadModels, ElasticsearchReadModelsOptions } from './elasticsearch-read-models.adapter';
+import type { ElasticsearchReadModels } from './elasticsearch-read-models.adapter';
 
 /**
  * An Elasticsearch generation (one index per document type) loaded beside the served one,
  * which the live projector may be writing: a replay is mostly bulk round trips, so
  * partitions go side by side, one chunk each at a time. Its promotion is handed to that
  * projector (a request document, see es-generations), which alone can promote it
- * without a moment where readers miss a write.
+ * without a moment where readers miss a write. Made by the adapter
+ * (`ElasticsearchReadModels.createGenerationLoad`, `openGeneration`), which alone opens
+ * the generation's indices.
  */
 export class ElasticsearchGenerationLoad implements GenerationLoad {
   readonly feed: ReplayFeed = { chunk: 5000, partitionsAtOnce: 8, chunksAhead: 1 };
 
-  private constructor(private readonly rm: ElasticsearchReadModels) {}
-
-  /** A fresh generation: its indices created, no alias on them. */
-  static async create(o: ElasticsearchReadModelsOptions): Promise<ElasticsearchGenerationLoad> {
-    return new ElasticsearchGenerationLoad(await ElasticsearchReadModels.createGeneration(o));
-  }
-
-  /** A generation a rebuild loaded and asked to promote, opened by the projector that took the request. */
-  static async open(o: ElasticsearchReadModelsOptions, generation: string): Promise<ElasticsearchGenerationLoad> {
-    return new ElasticsearchGenerationLoad(await ElasticsearchReadModels.openUnserved(o, generation));
-  }
+  /** `rm`: the generation's read models, not served (createGeneration / openUnserved). */
+  constructor(private readonly rm: ElasticsearchReadModels) {}
 
   get generation(): string {
     return this.rm.generation();
