@@ -20,7 +20,6 @@ const LIB_DEPS = {
   auth: [],
   logging: [],
   metrics: [],
-  probes: [],
   tracing: [],
   validation: [],
   testing: ['errors'],
@@ -30,6 +29,7 @@ const LIB_DEPS = {
   guardrails: ['errors'],
   webhooks: ['egress', 'errors', 'events'],
   config: ['backoff'],
+  probes: ['metrics', 'tracing'],
   'blob-store': ['config', 'errors'],
   media: ['egress', 'errors'],
   'event-log': ['backoff', 'config', 'events'],
@@ -54,6 +54,7 @@ const LIB_DEPS = {
     'validation',
     'write-path',
   ],
+  bootstrap: ['blob-store', 'checks', 'config', 'event-log', 'metrics', 'providers', 'read-models', 'webhook-dispatch'],
 };
 const DOMAIN_LIB_NAMES = ['policy', 'guardrails', 'events', 'backoff'];
 const TESTS = ['**/*spec.ts', '**/*.fixtures.ts'];

@@ -1,14 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AppConfig, ConfigModule } from '@cds/config';
-import { EventLogModule } from '@cds/event-log';
-import { ReadModelsModule } from '@cds/read-models';
-import { ProvidersModule } from '@cds/providers';
-import { BlobStoreModule } from '@cds/blob-store';
-import { MetricsModule } from '@cds/metrics';
+import { AppConfig } from '@cds/config';
 import { ProjectorModule } from '@cds/projector';
-import { WebhookDispatchModule } from '@cds/webhook-dispatch';
+import { serviceModules, WORKER_MODULES } from '@cds/bootstrap';
 import { ApiModule } from './api.module';
-import { AsyncBatchModule } from '@cds/checks';
 import { AdminKey } from './keys/admin-key';
 
 /** The api process. In embedded mode (ROLE=all) it also hosts the projector and the
@@ -20,15 +14,10 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot(config),
-        EventLogModule.forRoot(),
-        ReadModelsModule.forRoot(),
-        ProvidersModule.forRoot(),
-        BlobStoreModule.forRoot(),
-        MetricsModule.forRoot(config.ROLE),
+        ...serviceModules(config, config.ROLE),
         { module: AdminKeyModule, global: true, providers: [{ provide: AdminKey, useValue: admin }], exports: [AdminKey] },
         ApiModule,
-        ...(embedded ? [ProjectorModule, WebhookDispatchModule, AsyncBatchModule] : []),
+        ...(embedded ? [ProjectorModule, ...WORKER_MODULES] : []),
       ],
     };
   }

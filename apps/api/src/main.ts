@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { ConfigError, loadConfig } from '@cds/config';
+import { loadConfig, runMain } from '@cds/config';
 import { configureLogging } from '@cds/logging';
 import { stopOnSignal } from '@cds/probes';
 import { startTracing, tracing } from '@cds/tracing';
@@ -10,16 +10,7 @@ import { AdminKey } from './keys/admin-key';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfig();
   if (config.ROLE !== 'all' && config.ROLE !== 'api') {
     console.error(`ROLE=${config.ROLE}: the api process runs ROLE=all (embedded) or ROLE=api`);
     process.exit(2);
@@ -49,7 +40,4 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

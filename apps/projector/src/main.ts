@@ -1,14 +1,14 @@
 import 'reflect-metadata';
 import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AppConfig, ConfigError, ConfigModule, loadConfig } from '@cds/config';
+import { AppConfig, ConfigModule, loadConfig, runMain } from '@cds/config';
 import { EVENT_LOG, EventLog, EventLogModule } from '@cds/event-log';
 import { createGeneration, ReadModelsModule } from '@cds/read-models';
 import { ProjectorModule, ProjectorService, rebuild } from '@cds/projector';
-import { startProbedContext } from '@cds/probes';
-import { Metrics, MetricsModule } from '@cds/metrics';
+import { MetricsModule } from '@cds/metrics';
 import { configureLogging } from '@cds/logging';
-import { startTracing, tracing } from '@cds/tracing';
+import { startTracing } from '@cds/tracing';
+import { startProbedContext } from '@cds/probes';
 
 /**
  * The projector process.
@@ -37,17 +37,9 @@ async function main(): Promise<void> {
   class ProjectorAppModule {}
   // the projector names its group after the read-model generation: its context waits for
   // Elasticsearch at start, behind probes that say so
-  const { probes } = await startProbedContext({
-    host: config.HOST,
-    port: config.PORT,
-    module: ProjectorAppModule,
-    logger: levels,
-    readiness: (app) => {
-      const projector = app.get(ProjectorService);
-      return { projector: () => projector.ready() };
-    },
-    metrics: (app) => app.get(Metrics),
-    onStop: () => tracing().shutdown(),
+  const { probes } = await startProbedContext(config, ProjectorAppModule, levels, (app) => {
+    const projector = app.get(ProjectorService);
+    return { projector: () => projector.ready() };
   });
   logger.log(`probes on http://${config.HOST}:${probes.port} (log=${config.EVENT_LOG}, read models=${config.READ_MODELS}, prefix=${config.TOPIC_PREFIX})`);
 }
@@ -62,8 +54,4 @@ async function rebuildReadModels(config: AppConfig, logger: Logger): Promise<voi
   await app.close();
 }
 
-main().catch((err) => {
-  if (err instanceof ConfigError) console.error(err.message);
-  else console.error(err);
-  process.exit(err instanceof ConfigError ? 2 : 1);
-});
+runMain(main);

@@ -1,16 +1,13 @@
 import 'reflect-metadata';
 import { Logger, Module } from '@nestjs/common';
-import { ConfigError, ConfigModule, loadConfig } from '@cds/config';
-import { EVENT_LOG, EventLog, EventLogModule } from '@cds/event-log';
-import { ReadModelsModule } from '@cds/read-models';
-import { WebhookDispatcher, WebhookDispatchModule } from '@cds/webhook-dispatch';
-import { startProbedContext } from '@cds/probes';
-import { AsyncBatchModule, AsyncBatchRunner, VideoJobRunner } from '@cds/checks';
-import { ProvidersModule } from '@cds/providers';
-import { BlobStoreModule } from '@cds/blob-store';
-import { Metrics, MetricsModule } from '@cds/metrics';
+import { loadConfig, runMain } from '@cds/config';
+import { EVENT_LOG, EventLog } from '@cds/event-log';
+import { WebhookDispatcher } from '@cds/webhook-dispatch';
+import { AsyncBatchRunner, VideoJobRunner } from '@cds/checks';
 import { configureLogging } from '@cds/logging';
-import { startTracing, tracing } from '@cds/tracing';
+import { startTracing } from '@cds/tracing';
+import { startProbedContext } from '@cds/probes';
+import { serviceModules, WORKER_MODULES } from '@cds/bootstrap';
 
 /** The worker process (distributed mode; in embedded mode it runs inside the api):
  * webhook dispatch and retries, async batches. GET /health and /ready on HOST:PORT. */
@@ -22,44 +19,21 @@ async function main(): Promise<void> {
     console.error('EVENT_LOG=file is served by the embedded api process (npm start): the file log has one owner; run this process with EVENT_LOG=kafka');
     process.exit(2);
   }
-  @Module({
-    imports: [
-      ConfigModule.forRoot(config),
-      EventLogModule.forRoot(),
-      ReadModelsModule.forRoot(),
-      ProvidersModule.forRoot(),
-      BlobStoreModule.forRoot(),
-      MetricsModule.forRoot('worker'),
-      WebhookDispatchModule,
-      AsyncBatchModule,
-    ],
-  })
+  @Module({ imports: [...serviceModules(config, 'worker'), ...WORKER_MODULES] })
   class WorkerAppModule {}
-  const { probes } = await startProbedContext({
-    host: config.HOST,
-    port: config.PORT,
-    module: WorkerAppModule,
-    logger: levels,
-    readiness: (app) => {
-      const dispatcher = app.get(WebhookDispatcher);
-      const batches = app.get(AsyncBatchRunner);
-      const videos = app.get(VideoJobRunner);
-      const log = app.get<EventLog>(EVENT_LOG);
-      return {
-        eventLog: () => log.healthy(),
-        webhookDispatch: async () => dispatcher.ready(),
-        asyncBatches: async () => batches.ready(),
-        videos: async () => videos.ready(),
-      };
-    },
-    metrics: (app) => app.get(Metrics),
-    onStop: () => tracing().shutdown(),
+  const { probes } = await startProbedContext(config, WorkerAppModule, levels, (app) => {
+    const dispatcher = app.get(WebhookDispatcher);
+    const batches = app.get(AsyncBatchRunner);
+    const videos = app.get(VideoJobRunner);
+    const log = app.get<EventLog>(EVENT_LOG);
+    return {
+      eventLog: () => log.healthy(),
+      webhookDispatch: async () => dispatcher.ready(),
+      asyncBatches: async () => batches.ready(),
+      videos: async () => videos.ready(),
+    };
   });
   new Logger('Worker').log(`probes on http://${config.HOST}:${probes.port} (log=${config.EVENT_LOG}, prefix=${config.TOPIC_PREFIX})`);
 }
 
-main().catch((err) => {
-  if (err instanceof ConfigError) console.error(err.message);
-  else console.error(err);
-  process.exit(err instanceof ConfigError ? 2 : 1);
-});
+runMain(main);

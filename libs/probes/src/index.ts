@@ -1,4 +1,4 @@
 export { serveProbes, stopOnSignal } from './probe-server';
 export type { ProbeServer, ReadinessChecks } from './probe-server';
 export { startProbedContext } from './probed-context';
-export type { ProbedContextOptions } from './probed-context';
+export type { ProbeAddress } from './probed-context';

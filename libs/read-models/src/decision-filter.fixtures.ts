@@ -1,4 +1,5 @@
-import { CategoryResult, DecisionCreatedV1, decisionCreatedV1ToV2, envelope } from '@cds/events';
+import { CategoryResult, DecisionCreatedV1 } from '@cds/events';
+import { decisionCreated } from './decision-event.fixtures';
 import { DecisionFilter } from './documents';
 import { ProjectedEvent } from './read-models.port';
 
@@ -11,27 +12,7 @@ import { ProjectedEvent } from './read-models.port';
 const cat = (category: string, triggered: boolean): CategoryResult => ({ category, score: triggered ? 0.9 : 0.1, threshold: 0.7, triggered });
 
 function checked(tenantId: string, id: string, day: string, over: Partial<DecisionCreatedV1>): ProjectedEvent {
-  const action = over.action ?? 'allow';
-  const data: DecisionCreatedV1 = {
-    decisionId: id,
-    requestId: null,
-    content: '',
-    contentType: 'text',
-    language: 'en',
-    metadata: {},
-    policyId: 'default',
-    policyVersion: 1,
-    provider: 'local',
-    signals: {},
-    categories: [],
-    action,
-    safe: action === 'allow',
-    flagged: action !== 'allow',
-    latency: 0.1,
-    cost: 0,
-    ...over,
-  };
-  const event = envelope('decision.created', 2, tenantId, id, decisionCreatedV1ToV2(data), new Date(`2026-01-0${day}T10:00:00.000Z`));
+  const event = decisionCreated(tenantId, id, { content: '', policyVersion: 1, signals: {}, categories: [], ...over }, `2026-01-0${day}T10:00:00.000Z`);
   return { topic: 'decisions', partition: 0, offset: Number(day) - 1, event };
 }
 

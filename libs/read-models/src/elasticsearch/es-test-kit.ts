@@ -1,7 +1,7 @@
 import { Client } from '@elastic/elasticsearch';
 import { randomBytes } from 'node:crypto';
 import * as net from 'node:net';
-import { DecisionCreatedV1, decisionCreatedV1ToV2, DomainEvent, envelope, GuardrailDecidedV1, Topic } from '@cds/events';
+import { DomainEvent, envelope, GuardrailDecidedV1, Topic } from '@cds/events';
 import { ProjectedEvent } from '../read-models.port';
 import { ElasticsearchReadModels } from './elasticsearch-read-models.adapter';
 
@@ -32,35 +32,7 @@ export async function indicesOf(prefix: string): Promise<string[]> {
 
 export const at = (topic: Topic, offset: number, event: DomainEvent, partition = 0): ProjectedEvent => ({ topic, partition, offset, event });
 
-export function decision(tenantId: string, id: string, over: Partial<DecisionCreatedV1> = {}, when?: string): DomainEvent {
-  const action = over.action ?? 'allow';
-  return envelope(
-    'decision.created',
-    2,
-    tenantId,
-    id,
-    decisionCreatedV1ToV2({
-      decisionId: id,
-      requestId: null,
-      content: `content ${id}`,
-      contentType: 'text',
-      language: 'en',
-      metadata: {},
-      policyId: 'default',
-      policyVersion: 0,
-      provider: 'local',
-      signals: { hate: 0.1 },
-      categories: [{ category: 'hate', score: 0.1, threshold: 0.7, triggered: false }],
-      action,
-      safe: action === 'allow',
-      flagged: action !== 'allow',
-      latency: 0.1,
-      cost: 0,
-      ...over,
-    }),
-    when ? new Date(when) : undefined,
-  );
-}
+export { decisionCreated as decision } from '../decision-event.fixtures';
 
 export const GUARDRAIL_POLICY = { sensitivePathPrefixes: ['/etc'], networkAllowlist: [], blockShellPatterns: [], requireApprovalScore: 50 };
 

@@ -1,0 +1,1 @@
+export { serviceModules, WORKER_MODULES } from './service.modules';
