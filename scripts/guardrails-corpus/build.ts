@@ -11,12 +11,12 @@
  * Sources that may not be copied here (GPL: GTFOBins, NL2Bash; gathered from unlicensed
  * material: dtrizna/slp's malicious.cm) are never written here: eval.ts measures them in place.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Family, labelCommand } from './label';
 import { atomicTests } from './atomic';
+import { git } from './git';
 import { dropHeldOutOverlap, PAYLOADS_COMMIT, payloadsRows } from './payloads';
 import { reverseShells } from './revshells';
 import { stockpileAbilities } from './stockpile';
@@ -35,9 +35,7 @@ export interface CorpusRow {
 const OUT = path.resolve(__dirname, '../../libs/guardrails/corpus');
 const MAX_COMMAND = 8192;
 
-export function git(repo: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
-}
+export { git };
 
 /** A deterministic sample: the `n` rows whose hashed id is smallest. */
 function sample<T extends { id: string }>(rows: T[], n: number): T[] {

@@ -6,7 +6,7 @@
  */
 import * as yaml from 'js-yaml';
 import type { CorpusRow } from './build';
-import { git } from './build';
+import { git } from './git';
 
 export type HeldOutRow = Pick<CorpusRow, 'id' | 'source' | 'family' | 'expect' | 'command'>;
 

@@ -1,7 +1,7 @@
 /**
  * swisskyrepo/PayloadsAllTheThings (MIT): the command lines of its three Linux pages (privilege
- * escalation, persistence, evasion) as they stood before they moved to another repository
- * (commit c852118ec897, 2024-01-11). Each fenced code block is cut into commands: one per line,
+ * escalation, persistence, evasion) and, since 2026-11-30, its Docker page, as they stood before
+ * they moved to another repository (commit c852118ec897, 2024-01-11). Each fenced code block is cut into commands: one per line,
  * except that a line ending in `\`, a here-document and an `if … fi` stay whole; a line's prompt
  * (`$ `, `$> `, `user@host:dir$ `) is removed, and in a block that shows prompts the lines
  * without one are the program's output and are left out, as are comment lines, blocks that are
@@ -14,7 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CorpusRow } from './build';
-import { git } from './build';
+import { git } from './git';
 import { gtfobins, slpMalicious } from './heldout';
 
 export const PAYLOADS_COMMIT = 'c852118ec8971f5f7a457b9880f3c6b437865e0c';
@@ -23,11 +23,12 @@ const PAGES: ReadonlyArray<{ file: string; family: string }> = [
   { file: 'Methodology and Resources/Linux - Privilege Escalation.md', family: 'attack_privilege_escalation' },
   { file: 'Methodology and Resources/Linux - Persistence.md', family: 'attack_persistence' },
   { file: 'Methodology and Resources/Linux - Evasion.md', family: 'attack_defense_evasion' },
+  { file: 'Methodology and Resources/Container - Docker Pentest.md', family: 'attack_container_escape' },
 ];
 
 /** Code block languages that are not shell. */
 const NOT_SHELL = new Set(['c', 'properties', 'ini', 'cpp']);
-const PROMPT = /^(?:╰─\$|\$>?|[\w.-]+@[\w.-]+:[^$\s]*\$)\s+/;
+const PROMPT = /^(?:╰─\$|\$>?|[\w.-]+@[\w.-]+:[^$#\s]*[$#]|\/ #)\s+/;
 
 export interface PayloadsUnit {
   file: string;
@@ -39,7 +40,7 @@ export interface PayloadsUnit {
 /** The commands of one page, in order. */
 export function payloadsUnits(file: string, text: string): PayloadsUnit[] {
   const out: PayloadsUnit[] = [];
-  const lines = text.split('\n');
+  const lines = text.split(/\r?\n/);
   let section = '';
   for (let k = 0; k < lines.length; k++) {
     const heading = /^#{2,4}\s+(.*)$/.exec(lines[k]);
@@ -85,7 +86,7 @@ export function payloadsRows(repo: string, commit: string): CorpusRow[] {
         .replace(/^Methodology and Resources\//, '')
         .replace(/\.md$/, '')
         .replace(/\s+/g, '_')}:${u.line}`;
-      const why = PAYLOADS_ORDINARY[id];
+      const why = PAYLOADS_ORDINARY[id] ?? PAYLOADS_DOCKER_ORDINARY[id];
       rows.push({
         id,
         source: 'swisskyrepo/PayloadsAllTheThings',
@@ -202,6 +203,25 @@ export const PAYLOADS_ORDINARY: Readonly<Record<string, string>> = {
   ...Object.fromEntries(
     [85, 88, 91, 96].map((n) => [`payloads:Linux_-_Evasion:${n}`, "sets a file's times (ordinary alone: tldr-pages shows it as everyday use)"]),
   ),
+};
+
+const DOCKER = 'payloads:Container_-_Docker_Pentest';
+/** Reviewed, the Docker page (added 2026-11-30): ordinary on its own, or not a command. */
+export const PAYLOADS_DOCKER_ORDINARY: Readonly<Record<string, string>> = {
+  ...Object.fromEntries([22, 23, 27, 28, 29, 30, 49].map((n) => [`${DOCKER}:${n}`, 'runs a scanner or a local script by name'])),
+  [`${DOCKER}:41`]: 'lists the containers through the docker socket (discovery)',
+  ...Object.fromEntries([65, 67, 173].map((n) => [`${DOCKER}:${n}`, 'prints a message, the identity or the mounts'])),
+  [`${DOCKER}:78`]: 'scans a port',
+  [`${DOCKER}:88`]: 'sets an environment variable',
+  [`${DOCKER}:91`]: 'lists the containers of a docker daemon',
+  [`${DOCKER}:92`]: 'opens a shell inside a container',
+  ...Object.fromEntries([106, 107, 110, 111, 112, 114, 117, 123, 124, 133].map((n) => [`${DOCKER}:${n}`, 'lists, pulls or logs in to an image registry'])),
+  [`${DOCKER}:125`]: 'runs a shell in a container of an image',
+  [`${DOCKER}:131`]: "reads the cloud instance's service-account e-mail",
+  [`${DOCKER}:159`]: 'sets a shell variable from a file',
+  [`${DOCKER}:164`]: 'makes a file executable',
+  ...Object.fromEntries([201, 202].map((n) => [`${DOCKER}:${n}`, 'builds or runs an image'])),
+  ...Object.fromEntries([209, 210, 211, 212].map((n) => [`${DOCKER}:${n}`, NOT_A_COMMAND])),
 };
 
 function range(a: number, b: number): number[] {
