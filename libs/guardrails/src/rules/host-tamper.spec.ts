@@ -29,6 +29,11 @@ describe('changes to the host the other rules did not name', () => {
     ["echo hi > $'report\\u202Etxt.exe'", 'names a file with an invisible character (U+202E)'],
     ["grep --color=auto -rnw '/' -ie PASSWORD 2>/dev/null", 'searches the machine for passwords or keys'],
     ['grep -R --regexp=api_key /home', 'searches the machine for passwords or keys'],
+    ['docker run --rm -it --cap-add=SYS_ADMIN ubuntu bash', 'gives a container SYS_ADMIN'],
+    ['podman run --cap-add sys_ptrace,net_admin alpine sh', 'gives a container sys_ptrace,net_admin'],
+    ['docker run --security-opt apparmor=unconfined ubuntu', 'apparmor=unconfined'],
+    ['echo "$host_path/cmd" > /tmp/cgrp/release_agent', 'through which the kernel runs a program as root'],
+    ["echo '|/tmp/x' | tee /proc/sys/kernel/core_pattern", 'through which the kernel runs a program as root'],
   ])('%s asks for approval at least', (command, description) => {
     const v = exec(command);
     expect(stopped(command)).toBe(true);
@@ -54,6 +59,10 @@ describe('changes to the host the other rules did not name', () => {
     'touch -d "2 days ago" build.stamp',
     'grep -rn -e password src/',
     'grep -R -e TODO /home',
+    'docker run --cap-add NET_ADMIN --device /dev/net/tun vpn',
+    'docker run --security-opt seccomp=profile.json app',
+    'cat /sys/fs/cgroup/release_agent',
+    'echo 1 > notify.txt',
   ])('%s is not judged a change to the host', (command) => {
     const reasons = exec(command).reasons.join(' ');
     for (const d of [
@@ -67,6 +76,9 @@ describe('changes to the host the other rules did not name', () => {
       'named like an option',
       'invisible character',
       'passwords or keys',
+      'gives a container',
+      'unconfined',
+      'runs a program as root',
     ])
       expect(reasons).not.toContain(d);
   });

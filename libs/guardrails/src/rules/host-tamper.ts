@@ -1,7 +1,9 @@
 /**
  * What a command does to the machine that the other rules did not name, each judged by what the
  * program does with its arguments: file systems mounted, a host's root or its init's namespaces
- * handed to a container, an account line with user id 0 written anywhere, sudo's "user -1" (which is root), files named like a program's
+ * handed to a container, a container given capabilities or confinement that reach the host, the
+ * kernel's run-as-root hooks written (cgroup release agent, core_pattern), an account line with
+ * user id 0 written anywhere, sudo's "user -1" (which is root), files named like a program's
  * options (a later `*` hands them to that program as options), and names with invisible
  * characters (a file that looks like another).
  */
@@ -42,6 +44,33 @@ function nsenterTarget(argv: readonly string[]): string | null {
     if (/^-t\d+$/.test(a)) return a.slice(2);
   }
   return null;
+}
+
+/** Capabilities that let a container's root act on the host (mount, trace, load modules, read any file). */
+const ESCAPE_CAPS = /^(?:cap_)?(?:all|sys_admin|sys_ptrace|sys_module|sys_rawio|dac_read_search)$/i;
+
+/** `--cap-add=SYS_ADMIN`, `--security-opt apparmor=unconfined`: a container with the host's guards taken off. */
+function unconfined(program: string, args: string[]): Hit | null {
+  if (!['docker', 'podman', 'nerdctl'].includes(program) || !['run', 'create'].includes(args[0] ?? '')) return null;
+  for (let k = 1; k < args.length; k++) {
+    const cap = args[k] === '--cap-add' ? (args[k + 1] ?? '') : args[k].startsWith('--cap-add=') ? args[k].slice('--cap-add='.length) : null;
+    if (cap !== null && cap.split(',').some((x) => ESCAPE_CAPS.test(x)))
+      return ['container_escape', 'high', `${program} gives a container ${cap}, which reaches the host`];
+    const opt = args[k] === '--security-opt' ? (args[k + 1] ?? '') : args[k].startsWith('--security-opt=') ? args[k].slice('--security-opt='.length) : null;
+    if (opt !== null && /^(?:apparmor|seccomp)[=:]unconfined$|^label[=:]disable$/.test(opt))
+      return ['container_escape', 'high', `${program} runs a container with ${opt} (the host's confinement off)`];
+  }
+  return null;
+}
+
+/** Files the kernel reads to run a program as root on the host: a cgroup's release agent, the core dump pipe, the hotplug helper, binfmt handlers. */
+const KERNEL_HOOK = /(?:^|\/)(?:release_agent|notify_on_release|core_pattern|uevent_helper|binfmt_misc\/register)$/;
+
+function kernelHook(c: ShellCommand): Hit | null {
+  const { program, args } = c.unwrapped;
+  const written = [...c.redirects.filter((r) => /^(?:>|>>|>\|)$/.test(r.op)).map((r) => r.target), ...(program === 'tee' ? flagsOf(args).operands : [])];
+  const hook = written.find((t) => KERNEL_HOOK.test(t));
+  return hook ? ['kernel_hook', 'high', `writes ${hook}, a hook through which the kernel runs a program as root`, 'system_change'] : null;
 }
 
 function containerHost(c: ShellCommand, program: string, args: string[]): Hit | null {
@@ -117,7 +146,7 @@ function names(c: ShellCommand): Hit[] {
 export function hostTamperRisks(c: ShellCommand): CommandRisk[] {
   const { program, args } = c.unwrapped;
   const sub = program === 'docker' || program === 'podman' ? containerSubcommand(args) : args;
-  const hits = [mounting(program, args), containerHost(c, program, sub), rootAccount(c), sudoMinusOne(c), ...names(c)];
+  const hits = [mounting(program, args), containerHost(c, program, sub), unconfined(program, sub), kernelHook(c), rootAccount(c), sudoMinusOne(c), ...names(c)];
   return hits
     .filter((h): h is Hit => h !== null)
     .map(([rule, severity, description, category]) => ({ rule, severity, description, command: c, category: category ?? 'dangerous_command' }));
