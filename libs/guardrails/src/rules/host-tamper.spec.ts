@@ -34,6 +34,8 @@ describe('changes to the host the other rules did not name', () => {
     ['docker run --security-opt apparmor=unconfined ubuntu', 'apparmor=unconfined'],
     ['echo "$host_path/cmd" > /tmp/cgrp/release_agent', 'through which the kernel runs a program as root'],
     ["echo '|/tmp/x' | tee /proc/sys/kernel/core_pattern", 'through which the kernel runs a program as root'],
+    ['read -sp "[sudo] password for $USER: " sudopass', "asks for a password with another program's prompt"],
+    ['read -s -p "$USER@$HOSTNAME\'s password: " p', "asks for a password with another program's prompt"],
   ])('%s asks for approval at least', (command, description) => {
     const v = exec(command);
     expect(stopped(command)).toBe(true);
@@ -63,6 +65,8 @@ describe('changes to the host the other rules did not name', () => {
     'docker run --security-opt seccomp=profile.json app',
     'cat /sys/fs/cgroup/release_agent',
     'echo 1 > notify.txt',
+    'read -s -p "Password: " pw',
+    'read -rp "Enter passphrase for the new archive: " pass',
   ])('%s is not judged a change to the host', (command) => {
     const reasons = exec(command).reasons.join(' ');
     for (const d of [
@@ -79,6 +83,7 @@ describe('changes to the host the other rules did not name', () => {
       'gives a container',
       'unconfined',
       'runs a program as root',
+      "another program's prompt",
     ])
       expect(reasons).not.toContain(d);
   });

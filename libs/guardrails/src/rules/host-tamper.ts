@@ -3,7 +3,7 @@
  * program does with its arguments: file systems mounted, a host's root or its init's namespaces
  * handed to a container, a container given capabilities or confinement that reach the host, the
  * kernel's run-as-root hooks written (cgroup release agent, core_pattern), an account line with
- * user id 0 written anywhere, sudo's "user -1" (which is root), files named like a program's
+ * user id 0 written anywhere, a password asked for in another program's words, sudo's "user -1" (which is root), files named like a program's
  * options (a later `*` hands them to that program as options), and names with invisible
  * characters (a file that looks like another).
  */
@@ -105,6 +105,17 @@ function sudoMinusOne(c: ShellCommand): Hit | null {
   return user.some((u) => /^#(?:-1|4294967295)$/.test(u)) ? ['sudo_uid_bypass', 'high', 'sudo as user id -1, which sudo runs as root (CVE-2019-14287)'] : null;
 }
 
+/** Another program's authentication prompt: sudo's, ssh's (`user@host's password:`), git's, ssh-add's. */
+const FOREIGN_PROMPT = /\[sudo\]\s*password|sudo password|'s password:|password for '?https?:|enter passphrase for (?:key|\/)/i;
+
+/** `read -sp "[sudo] password for $USER: " p`: a script asking for a password in another program's words (credential phishing). */
+function spoofedPrompt(program: string, args: string[]): Hit | null {
+  if (program !== 'read') return null;
+  const k = args.findIndex((a) => /^-[a-zA-Z]*p$/.test(a));
+  const prompt = k < 0 ? '' : (args[k + 1] ?? '');
+  return FOREIGN_PROMPT.test(prompt) ? ['credential_phishing', 'high', `asks for a password with another program's prompt (${prompt.trim()})`] : null;
+}
+
 /** Files a command creates: `touch` operands and what redirections write. */
 function createdNames(c: ShellCommand): string[] {
   const { program, args } = c.unwrapped;
@@ -146,7 +157,16 @@ function names(c: ShellCommand): Hit[] {
 export function hostTamperRisks(c: ShellCommand): CommandRisk[] {
   const { program, args } = c.unwrapped;
   const sub = program === 'docker' || program === 'podman' ? containerSubcommand(args) : args;
-  const hits = [mounting(program, args), containerHost(c, program, sub), unconfined(program, sub), kernelHook(c), rootAccount(c), sudoMinusOne(c), ...names(c)];
+  const hits = [
+    mounting(program, args),
+    containerHost(c, program, sub),
+    unconfined(program, sub),
+    kernelHook(c),
+    spoofedPrompt(program, args),
+    rootAccount(c),
+    sudoMinusOne(c),
+    ...names(c),
+  ];
   return hits
     .filter((h): h is Hit => h !== null)
     .map(([rule, severity, description, category]) => ({ rule, severity, description, command: c, category: category ?? 'dangerous_command' }));
