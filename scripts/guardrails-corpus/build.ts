@@ -11,12 +11,13 @@
  * Sources that may not be copied here (GPL: GTFOBins, NL2Bash; gathered from unlicensed
  * material: dtrizna/slp's malicious.cm) are never written here: eval.ts measures them in place.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Family, labelCommand } from './label';
 import { atomicTests } from './atomic';
+import { git } from './git';
+import { dropHeldOutOverlap, PAYLOADS_COMMIT, payloadsRows } from './payloads';
 import { reverseShells } from './revshells';
 import { stockpileAbilities } from './stockpile';
 
@@ -34,9 +35,7 @@ export interface CorpusRow {
 const OUT = path.resolve(__dirname, '../../libs/guardrails/corpus');
 const MAX_COMMAND = 8192;
 
-export function git(repo: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
-}
+export { git };
 
 /** A deterministic sample: the `n` rows whose hashed id is smallest. */
 function sample<T extends { id: string }>(rows: T[], n: number): T[] {
@@ -124,43 +123,49 @@ function ohmyzsh(repo: string, commit: string): CorpusRow[] {
   return rows;
 }
 
-const SOURCES: Array<{ dir: string; out: string; n: number; build: (repo: string, commit: string) => CorpusRow[] }> = [
-  { dir: 'tldr-pages+tldr', out: 'tldr.jsonl', n: 3000, build: tldr },
-  { dir: 'redcanaryco+atomic-red-team', out: 'atomic-red-team.jsonl', n: 100_000, build: atomicTests },
-  {
-    dir: 'cheat+cheatsheets',
-    out: 'cheatsheets.jsonl',
-    n: 1500,
-    build: (repo, commit) =>
-      sheetLines(
-        repo,
-        commit,
-        git(repo, 'ls-tree', '--name-only', commit)
-          .split('\n')
-          .filter((f) => f && !f.startsWith('.') && !f.includes('.')),
-        'cheat/cheatsheets',
-        'cheatsheets',
-      ),
-  },
-  {
-    dir: 'chubin+cheat.sheets',
-    out: 'cheat.sheets.jsonl',
-    n: 1500,
-    build: (repo, commit) =>
-      sheetLines(
-        repo,
-        commit,
-        git(repo, 'ls-tree', '--name-only', commit, 'sheets/')
-          .split('\n')
-          .filter((f) => f && !path.basename(f).startsWith('_')),
-        'chubin/cheat.sheets',
-        'cheat.sheets',
-      ),
-  },
-  { dir: 'ohmyzsh+ohmyzsh', out: 'ohmyzsh.jsonl', n: 1500, build: ohmyzsh },
-  { dir: 'mitre+stockpile', out: 'stockpile.jsonl', n: 100_000, build: stockpileAbilities },
-  { dir: '0dayCTF+reverse-shell-generator', out: 'revshells.jsonl', n: 100_000, build: reverseShells },
-];
+/**
+ * `commit`: read there instead of the snapshot's HEAD (a page that has since moved away);
+ * `heldOutOverlap`: drop rows equal to a held-out source's (see payloads.ts).
+ */
+const SOURCES: Array<{ dir: string; out: string; n: number; commit?: string; heldOutOverlap?: boolean; build: (repo: string, commit: string) => CorpusRow[] }> =
+  [
+    { dir: 'tldr-pages+tldr', out: 'tldr.jsonl', n: 3000, build: tldr },
+    { dir: 'redcanaryco+atomic-red-team', out: 'atomic-red-team.jsonl', n: 100_000, build: atomicTests },
+    {
+      dir: 'cheat+cheatsheets',
+      out: 'cheatsheets.jsonl',
+      n: 1500,
+      build: (repo, commit) =>
+        sheetLines(
+          repo,
+          commit,
+          git(repo, 'ls-tree', '--name-only', commit)
+            .split('\n')
+            .filter((f) => f && !f.startsWith('.') && !f.includes('.')),
+          'cheat/cheatsheets',
+          'cheatsheets',
+        ),
+    },
+    {
+      dir: 'chubin+cheat.sheets',
+      out: 'cheat.sheets.jsonl',
+      n: 1500,
+      build: (repo, commit) =>
+        sheetLines(
+          repo,
+          commit,
+          git(repo, 'ls-tree', '--name-only', commit, 'sheets/')
+            .split('\n')
+            .filter((f) => f && !path.basename(f).startsWith('_')),
+          'chubin/cheat.sheets',
+          'cheat.sheets',
+        ),
+    },
+    { dir: 'ohmyzsh+ohmyzsh', out: 'ohmyzsh.jsonl', n: 1500, build: ohmyzsh },
+    { dir: 'mitre+stockpile', out: 'stockpile.jsonl', n: 100_000, build: stockpileAbilities },
+    { dir: '0dayCTF+reverse-shell-generator', out: 'revshells.jsonl', n: 100_000, build: reverseShells },
+    { dir: 'swisskyrepo+PayloadsAllTheThings', out: 'payloads.jsonl', n: 100_000, commit: PAYLOADS_COMMIT, heldOutOverlap: true, build: payloadsRows },
+  ];
 
 function main(): void {
   const args = process.argv.slice(2);
@@ -170,15 +175,22 @@ function main(): void {
   fs.mkdirSync(OUT, { recursive: true });
   for (const s of SOURCES.filter((x) => only === undefined || x.out === only)) {
     const repo = path.join(mirror, s.dir, 'repo');
-    const commit = git(repo, 'rev-parse', 'HEAD').trim();
+    const commit = git(repo, 'rev-parse', s.commit ?? 'HEAD').trim();
+    let built = s.build(repo, commit);
+    let dropped = '';
+    if (s.heldOutOverlap) {
+      const d = dropHeldOutOverlap(built, mirror);
+      built = d.rows;
+      dropped = `, ${d.dropped} equal to a held-out command dropped`;
+    }
     const rows = sample(
-      s.build(repo, commit).filter((r) => r.command.length <= MAX_COMMAND && !/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(r.command)),
+      built.filter((r) => r.command.length <= MAX_COMMAND && !/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(r.command)),
       s.n,
     ).sort((a, b) => (a.id < b.id ? -1 : 1));
     fs.writeFileSync(path.join(OUT, s.out), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
     const byFamily = new Map<string, number>();
     for (const r of rows) byFamily.set(String(r.family), (byFamily.get(String(r.family)) ?? 0) + 1);
-    console.log(`${s.out}: ${rows.length} cases at ${commit.slice(0, 12)} (${[...byFamily].map(([f, n]) => `${f} ${n}`).join(', ')})`);
+    console.log(`${s.out}: ${rows.length} cases at ${commit.slice(0, 12)} (${[...byFamily].map(([f, n]) => `${f} ${n}`).join(', ')})${dropped}`);
   }
 }
 

@@ -9,24 +9,30 @@
  * warn without approval; `stopped`: flag or block, or approval required; `blocked`: block.
  * Sources are split once, before any rule was written for this corpus: rules were written
  * while looking at the development sources only (tldr-pages, Atomic Red Team, stockpile,
- * reverse-shell-generator); the held-out
+ * reverse-shell-generator, PayloadsAllTheThings' Linux pages); the held-out
  * ones are measured, never looked at case by case. `--misses` prints the cases whose outcome
  * is not the expected one, and refuses a held-out source.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as yaml from 'js-yaml';
 import { authorizeAction, GuardrailVerdict, resolvePolicy } from '@cds/guardrails';
 import type { CorpusRow } from './build';
 import { git } from './build';
+import { gtfobins, HeldOutRow, slpMalicious } from './heldout';
 import { labelCommand } from './label';
 
 const CORPUS = path.resolve(__dirname, '../../libs/guardrails/corpus');
-export const DEVELOPMENT = new Set(['tldr-pages/tldr', 'redcanaryco/atomic-red-team', 'mitre/stockpile', '0dayCTF/reverse-shell-generator']);
+export const DEVELOPMENT = new Set([
+  'tldr-pages/tldr',
+  'redcanaryco/atomic-red-team',
+  'mitre/stockpile',
+  '0dayCTF/reverse-shell-generator',
+  'swisskyrepo/PayloadsAllTheThings',
+]);
 const policy = resolvePolicy();
 
 interface Outcome {
-  row: Pick<CorpusRow, 'id' | 'source' | 'family' | 'expect' | 'command'>;
+  row: HeldOutRow;
   verdict: GuardrailVerdict;
 }
 
@@ -35,36 +41,6 @@ function decide(row: Outcome['row']): Outcome {
 }
 
 const stopped = (v: GuardrailVerdict) => v.action === 'flag' || v.action === 'block' || v.requiresApproval;
-
-/** GTFOBins (GPL-3.0, measured in place): the code of every function that gives a shell, reads, writes or escalates. */
-function gtfobins(repo: string): Outcome['row'][] {
-  const rows: Outcome['row'][] = [];
-  const files = git(repo, 'ls-tree', '-r', '--name-only', 'HEAD', '_gtfobins').split('\n').filter(Boolean);
-  for (const file of files) {
-    const text = git(repo, 'show', `HEAD:${file}`);
-    const front = /^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? text;
-    type Page = { functions?: Record<string, Array<{ code?: string }>> } | null;
-    let doc: Page;
-    try {
-      doc = yaml.load(front) as Page;
-    } catch {
-      continue;
-    }
-    for (const [fn, entries] of Object.entries(doc?.functions ?? {})) {
-      (entries ?? []).forEach((e, k) => {
-        if (typeof e?.code === 'string' && e.code.trim() !== '')
-          rows.push({
-            id: `gtfobins:${file}:${fn}:${k}`,
-            source: 'GTFOBins (GPL, measured only)',
-            family: `gtfobins_${fn.replace(/-/g, '_')}`,
-            expect: 'stop',
-            command: e.code.trim(),
-          });
-      });
-    }
-  }
-  return rows;
-}
 
 /**
  * GTFOBins writes its file functions with documented placeholders (CONTRIBUTING.md: input file
@@ -82,21 +58,6 @@ function gtfobinsInstantiated(rows: readonly Outcome['row'][]): Outcome['row'][]
       id: `${r.id}:instantiated`,
       source: 'GTFOBins, placeholders instantiated (measured only)',
       command: r.command.split('/path/to/input-file').join(INSTANTIATED.input).split('/path/to/output-file').join(INSTANTIATED.output),
-    }));
-}
-
-/** dtrizna/slp's malicious.cm: MIT in its repository, but gathered from pentest guides (one a blog with no licence), so measured only. */
-function slpMalicious(repo: string): Outcome['row'][] {
-  return git(repo, 'show', 'HEAD:data/malicious.cm')
-    .split('\n')
-    .map((line, k) => ({ command: line.trim(), k }))
-    .filter(({ command }) => command !== '')
-    .map(({ command, k }) => ({
-      id: `slp:${k + 1}`,
-      source: 'dtrizna/slp malicious.cm (measured only)',
-      family: 'attack_oneliner',
-      expect: 'stop' as const,
-      command,
     }));
 }
 

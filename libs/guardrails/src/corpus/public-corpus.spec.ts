@@ -11,7 +11,13 @@ import { resolvePolicy } from '../guardrail-policy';
  * in GUARDRAILS.md, never tuned against.
  */
 const DIR = path.join(__dirname, '..', '..', 'corpus');
-const DEVELOPMENT = new Set(['tldr-pages/tldr', 'redcanaryco/atomic-red-team', 'mitre/stockpile', '0dayCTF/reverse-shell-generator']);
+const DEVELOPMENT = new Set([
+  'tldr-pages/tldr',
+  'redcanaryco/atomic-red-team',
+  'mitre/stockpile',
+  '0dayCTF/reverse-shell-generator',
+  'swisskyrepo/PayloadsAllTheThings',
+]);
 
 interface Row {
   id: string;

@@ -23,6 +23,7 @@ import {
   runsFile,
   substitutedDownloadRuns,
 } from './remote-code';
+import { containerSubcommand, hostTamperRisks } from './host-tamper';
 import { privilegeReconRisks } from './privilege-recon';
 import { processControlRisks } from './process-control';
 import { shellEscapeRisks } from './shell-escape';
@@ -177,7 +178,8 @@ function persistence(c: ShellCommand): Hit[] {
   return hits;
 }
 
-function containerEscape(program: string, args: string[]): Hit[] {
+function containerEscape(program: string, clientArgs: string[]): Hit[] {
+  const args = containerSubcommand(clientArgs);
   if (!['docker', 'podman', 'nerdctl'].includes(program) || !['run', 'create', 'exec'].includes(args[0] ?? '')) return [];
   const hits: Hit[] = [];
   if (args.includes('--privileged')) hits.push(['container_escape', 'high', `starts a privileged ${program} container`]);
@@ -293,6 +295,7 @@ export function dangerousCommandRisks(parsed: ParsedShell): CommandRisk[] {
     risks.push(...processControlRisks(c, pipeline));
     risks.push(...systemAdminRisks(c));
     risks.push(...privilegeReconRisks(c));
+    risks.push(...hostTamperRisks(c));
     risks.push(...shellEscapeRisks(c, pipeline));
     // A program the precise rules already judged (an escape, a side door, a masquerade) needs no second word.
     if (!risks.some((r) => r.command === c && /^(?:shell_escape|side_door|user_shell|masquerade|accounts|persistence)$/.test(r.rule)))

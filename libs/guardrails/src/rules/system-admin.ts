@@ -208,7 +208,12 @@ function credentialHunt(c: ShellCommand): Hit | null {
   }
   if ((program === 'grep' || program === 'egrep' || program === 'rg' || program === 'ag') && args.some((a) => /^-[a-z]*[rR]/.test(a) || program !== 'grep')) {
     const f = flagsOf(args);
-    if (SECRET_WORDS.test(f.operands[0] ?? '') && f.operands.slice(1).some((o) => WIDE_ROOT.test(o)))
+    // A pattern given with `-e` (`-ie PASSWORD`, `--regexp=x`) leaves every operand a path.
+    const k = args.findIndex((a) => /^-[a-zA-Z]*e$|^--regexp$/.test(a));
+    const given = k >= 0 ? args[k + 1] : args.find((a) => a.startsWith('--regexp='))?.slice('--regexp='.length);
+    const patterns = given === undefined ? f.operands.slice(0, 1) : [given];
+    const paths = given === undefined ? f.operands.slice(1) : f.operands.filter((o) => o !== given);
+    if (patterns.some((p) => SECRET_WORDS.test(p)) && paths.some((o) => WIDE_ROOT.test(o)))
       return ['credential_read', 'high', 'searches the machine for passwords or keys'];
   }
   return null;
