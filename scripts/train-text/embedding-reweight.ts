@@ -7,16 +7,23 @@
  * and λ keep their meaning).
  *
  *   --reweight hate=lang:0.5   (signal = group:α; group is `lang` or `source` (the dataset))
+ *   --reweight hate=source:0.5:pos   (the positives only: the negatives, hard negatives
+ *                                     among them, keep their weights)
  */
 import { CorpusExample } from './corpus/example';
 import { HeadData } from './embedding-logreg';
 
 export type ReweightGroup = 'lang' | 'source';
 
+/** which classes are moved towards equal mass per group (default both) */
+export type ReweightClasses = 'both' | 'pos';
+
 export interface Reweighting {
   signal: string;
   group: ReweightGroup;
   alpha: number;
+  /** absent: both classes (the manifests written before the option read the same) */
+  classes?: ReweightClasses;
 }
 
 /** no group's multiplier leaves [1/cap, cap]: a language with five positives would
@@ -24,10 +31,10 @@ export interface Reweighting {
 export const REWEIGHT_CAP = 10;
 
 export function parseReweighting(spec: string): Reweighting {
-  const m = /^([a-z_]+)=(lang|source):([0-9.]+)$/.exec(spec);
+  const m = /^([a-z_]+)=(lang|source):([0-9.]+)(?::(pos))?$/.exec(spec);
   const alpha = m ? Number(m[3]) : NaN;
-  if (!m || !(alpha >= 0 && alpha <= 1)) throw new Error(`--reweight must be <signal>=<lang|source>:<α in [0, 1]>, got "${spec}"`);
-  return { signal: m[1], group: m[2] as ReweightGroup, alpha };
+  if (!m || !(alpha >= 0 && alpha <= 1)) throw new Error(`--reweight must be <signal>=<lang|source>:<α in [0, 1]>[:pos], got "${spec}"`);
+  return { signal: m[1], group: m[2] as ReweightGroup, alpha, ...(m[4] ? { classes: 'pos' as const } : {}) };
 }
 
 export function groupOf(ex: CorpusExample, group: ReweightGroup): string {
@@ -37,13 +44,20 @@ export function groupOf(ex: CorpusExample, group: ReweightGroup): string {
 /**
  * New row weights: row r of group g and class y gets c[r] · clamp((W_gy / W̄_y)^−α, 1/cap,
  * cap), W_gy the class's weight in the group, W̄_y its mean over the groups that have the
- * class; then each class is rescaled to its old total.
+ * class; then each class is rescaled to its old total. `classes` 'pos': class 0 is left as it is.
  */
-export function reweightByGroup(c: ArrayLike<number>, y: ArrayLike<number>, groups: readonly string[], alpha: number, cap = REWEIGHT_CAP): Float64Array {
+export function reweightByGroup(
+  c: ArrayLike<number>,
+  y: ArrayLike<number>,
+  groups: readonly string[],
+  alpha: number,
+  cap = REWEIGHT_CAP,
+  classes: ReweightClasses = 'both',
+): Float64Array {
   if (groups.length !== c.length || y.length !== c.length) throw new Error('reweightByGroup: c, y and groups differ in length');
   const out = Float64Array.from(c);
   if (alpha === 0) return out;
-  for (const cls of [0, 1]) {
+  for (const cls of classes === 'pos' ? [1] : [0, 1]) {
     const mass = new Map<string, number>();
     let total = 0;
     for (let r = 0; r < c.length; r++) {
@@ -69,5 +83,5 @@ export function reweightByGroup(c: ArrayLike<number>, y: ArrayLike<number>, grou
 /** `data` (from headData over `rowIdx`, rows of `examples`) with its weights reweighted. */
 export function reweightHeadData(data: HeadData, examples: CorpusExample[], rowIdx: number[], rw: Reweighting): HeadData {
   const groups = Array.from(data.rows, (k) => groupOf(examples[rowIdx[k]], rw.group));
-  return { ...data, c: reweightByGroup(data.c, data.y, groups, rw.alpha) };
+  return { ...data, c: reweightByGroup(data.c, data.y, groups, rw.alpha, REWEIGHT_CAP, rw.classes ?? 'both') };
 }

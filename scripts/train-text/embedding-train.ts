@@ -12,7 +12,8 @@
  *        [--layers 4 (heads on the pooled output of the model's first 4 encoder layers; default all 12)]
  *        [--overlay <file> (heads over fine-tuned top layers, an e5f overlay file: copied beside the heads, pinned by sha256)]
  *        [--reweight hate=source:0.5 (one head's class weights moved towards equal mass per language or source,
- *         embedding-reweight.ts, in its LODO folds and final fit; recorded in the manifest's labels)]
+ *         embedding-reweight.ts, in its LODO folds and final fit; recorded in the manifest's labels;
+ *         hate=source:0.5:pos moves the positives only)]
  *   TEXT_WORKERS=2 embeds with two worker threads (default one)
  *
  * Embeds the capped train and dev rows (embedding-data.ts) through the disk cache, fits one
