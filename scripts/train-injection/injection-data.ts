@@ -37,13 +37,13 @@ const rank = (t: string) => createHash('sha1').update(t).digest('hex');
 export interface DataOptions {
   /** add the fourth round of sources (injection-planted-sources.ts) */
   planted?: boolean;
-  /** add the fifth round (injection-agent-sources.ts) */
+  /** the fifth round (injection-agent-sources.ts), shipped since 2026-11-30: on unless false */
   agents?: boolean;
 }
 
-/** The options from the command line (`--planted`, `--agents`): each round behind a flag is compared
- * cross-source with the shipped set before any adoption (INJECTION_CARD.md). */
-export const dataOptions = (args: Record<string, string | undefined>): DataOptions => ({ planted: args.planted === 'true', agents: args.agents === 'true' });
+/** The options from the command line: `--planted` adds a round compared cross-source and not adopted;
+ * `--agents false` leaves out an adopted one, to compare with the data before it (INJECTION_CARD.md). */
+export const dataOptions = (args: Record<string, string | undefined>): DataOptions => ({ planted: args.planted === 'true', agents: args.agents !== 'false' });
 
 export async function trainingRows(mirror = DEFAULT_MIRROR, shared = DEFAULT_SHARED, opts: DataOptions = {}): Promise<InjectionRow[]> {
   const perLang = new Map<string, number>();
@@ -53,7 +53,7 @@ export async function trainingRows(mirror = DEFAULT_MIRROR, shared = DEFAULT_SHA
     ...(await loadMoreRows(mirror, shared)),
     ...loadGuideRows(mirror),
     ...(opts.planted ? loadPlantedRows(mirror) : []),
-    ...(opts.agents ? loadAgentRows(mirror) : []),
+    ...(opts.agents === false ? [] : loadAgentRows(mirror)),
     ...hardNegatives(),
     ...writtenRows(),
   ];

@@ -119,7 +119,8 @@ async function main(): Promise<void> {
     join(MODEL_DIR, 'injection-heads.manifest.json'),
     JSON.stringify(
       {
-        sources: SOURCES,
+        // only the sources this run trained on, as in the card
+        sources: Object.fromEntries(Object.entries(SOURCES).filter(([k]) => rows.some((r) => r.source === k))),
         counts,
         dataSha256: dataHash,
         chosen: { layer: best.layer, lambda: best.lambda, threshold, skillThreshold: chosen ?? threshold },
