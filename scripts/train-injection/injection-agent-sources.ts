@@ -13,6 +13,7 @@
  */
 import { execFileSync } from 'child_process';
 import { createHash } from 'crypto';
+import { existsSync } from 'fs';
 import { join } from 'path';
 import { NAMES_AN_ATTACK } from './injection-guide-sources';
 import { gitLs, InjectionRow, SOURCES } from './injection-sources';
@@ -52,8 +53,10 @@ interface AgentFile {
  * a process per file took minutes). */
 function readAll(mirror: string, under: string): Map<string, string> {
   const { repo, commit } = SOURCES.lobeagents;
+  const dir = join(mirror, repo.replace('/', '+'), 'repo');
+  if (!existsSync(dir)) throw new Error(`${repo} is not under ${mirror}: bring it with the search tool's fetch (github:${repo})`);
   const paths = gitLs(mirror, 'lobeagents', under);
-  const out = execFileSync('git', ['-C', join(mirror, repo.replace('/', '+'), 'repo'), 'cat-file', '--batch'], {
+  const out = execFileSync('git', ['-C', dir, 'cat-file', '--batch'], {
     input: paths.map((p) => `${commit}:${p}`).join('\n') + '\n',
     maxBuffer: 1 << 30,
   });
