@@ -7,6 +7,7 @@ import { createHash } from 'crypto';
 import { resolve } from 'path';
 import { chunkText } from '../../libs/providers/src/local-embedding/text-chunks';
 import { PROJECT_ROOT } from '../train-text/cli-options';
+import { loadAgentRows } from './injection-agent-sources';
 import { loadGuideRows } from './injection-guide-sources';
 import { hardNegatives } from './injection-hard-negatives';
 import { loadMoreRows } from './injection-more-sources';
@@ -33,9 +34,18 @@ const CAPS: Record<string, number> = {
 };
 const rank = (t: string) => createHash('sha1').update(t).digest('hex');
 
-/** `planted`: add the fourth round of sources (injection-planted-sources.ts), compared cross-source
- * with the shipped set before any adoption (INJECTION_CARD.md). */
-export async function trainingRows(mirror = DEFAULT_MIRROR, shared = DEFAULT_SHARED, opts: { planted?: boolean } = {}): Promise<InjectionRow[]> {
+export interface DataOptions {
+  /** add the fourth round of sources (injection-planted-sources.ts) */
+  planted?: boolean;
+  /** the fifth round (injection-agent-sources.ts), shipped since 2026-11-30: on unless false */
+  agents?: boolean;
+}
+
+/** The options from the command line: `--planted` adds a round compared cross-source and not adopted;
+ * `--agents false` leaves out an adopted one, to compare with the data before it (INJECTION_CARD.md). */
+export const dataOptions = (args: Record<string, string | undefined>): DataOptions => ({ planted: args.planted === 'true', agents: args.agents !== 'false' });
+
+export async function trainingRows(mirror = DEFAULT_MIRROR, shared = DEFAULT_SHARED, opts: DataOptions = {}): Promise<InjectionRow[]> {
   const perLang = new Map<string, number>();
   const seen = new Set<string>([...INJECTION_CASES, ...INJECTION_HOLDOUT_CASES, ...INJECTION_THIRD_CASES].map((c) => c.text));
   const all = [
@@ -43,6 +53,7 @@ export async function trainingRows(mirror = DEFAULT_MIRROR, shared = DEFAULT_SHA
     ...(await loadMoreRows(mirror, shared)),
     ...loadGuideRows(mirror),
     ...(opts.planted ? loadPlantedRows(mirror) : []),
+    ...(opts.agents === false ? [] : loadAgentRows(mirror)),
     ...hardNegatives(),
     ...writtenRows(),
   ];

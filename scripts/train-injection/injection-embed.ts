@@ -8,7 +8,7 @@ import { EmbeddingPool } from '../../libs/providers/src/local-embedding/embeddin
 import { locateE5Model } from '../../libs/providers/src/local-embedding/e5-model-files';
 import { parseArgs } from '../train-text/cli-options';
 import { LayerCache } from './injection-cache';
-import { CANDIDATE_LAYERS, DEFAULT_MIRROR, DEFAULT_SHARED, trainingRows } from './injection-data';
+import { CANDIDATE_LAYERS, DEFAULT_MIRROR, DEFAULT_SHARED, dataOptions, trainingRows } from './injection-data';
 
 export async function embedRows(texts: string[], layers: readonly number[], log: (m: string) => void, workers = 1): Promise<LayerCache> {
   const model = locateE5Model();
@@ -26,7 +26,7 @@ export async function embedRows(texts: string[], layers: readonly number[], log:
 if (require.main === module) {
   const args = parseArgs(process.argv.slice(2));
   const log = (m: string) => process.stdout.write(`${m}\n`);
-  trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED, { planted: args.planted === 'true' })
+  trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED, dataOptions(args))
     .then((rows) =>
       embedRows(
         rows.map((r) => r.text),

@@ -12,12 +12,12 @@ import { join } from 'path';
 import { locateE5Model } from '../../libs/providers/src/local-embedding/e5-model-files';
 import { parseArgs, PROJECT_ROOT } from '../train-text/cli-options';
 import { DIM, LayerCache } from './injection-cache';
-import { CANDIDATE_LAYERS, DEFAULT_MIRROR, DEFAULT_SHARED, trainingRows } from './injection-data';
+import { CANDIDATE_LAYERS, DEFAULT_MIRROR, DEFAULT_SHARED, dataOptions, trainingRows } from './injection-data';
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const out = args.out ?? join(PROJECT_ROOT, '.tmp', 'injection-export');
-  const rows = await trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED, { planted: args.planted === 'true' });
+  const rows = await trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED, dataOptions(args));
   const cache = new LayerCache(locateE5Model().weightsSha256, CANDIDATE_LAYERS);
   const X = new Float32Array(rows.length * CANDIDATE_LAYERS.length * DIM);
   rows.forEach((r, i) =>

@@ -160,6 +160,14 @@ export const SOURCES: Record<string, SourceInfo> = {
     files: 'prompts-zh.json (field prompt)',
     mapping: 'Chinese role and task prompts people give a model -> benign, except any naming a jailbreak or an override (left out)',
   },
+  lobeagents: {
+    repo: 'lobehub/lobe-chat-agents',
+    commit: 'ec2b0e414c7078b21269363637077d0e6f7c3e84',
+    licence: 'MIT',
+    files: "locales/<agent>/index{,.<locale>}.json (field config.systemRole; English and 17 locales, the repository's own model-made translations)",
+    mapping:
+      'assistant persona system prompts -> benign, each agent in 2 of its 18 locales (a fixed pseudo-random pick); agents whose prompt names a jailbreak, an override or an unfiltered mode left out in every locale',
+  },
   shared: {
     repo: 'shared/data/moderation (xstest, multijail)',
     commit: 'see their SOURCE.txt',

@@ -13,12 +13,23 @@
 import { parseArgs } from '../train-text/cli-options';
 import { LayerCache } from './injection-cache';
 import { locateE5Model } from '../../libs/providers/src/local-embedding/e5-model-files';
-import { CANDIDATE_LAYERS, DEFAULT_MIRROR, DEFAULT_SHARED, trainingRows } from './injection-data';
+import { CANDIDATE_LAYERS, DEFAULT_MIRROR, DEFAULT_SHARED, dataOptions, trainingRows } from './injection-data';
 import { fitCalibrated, HeadName, logit, matrix } from './injection-fit';
 import { InjectionRow } from './injection-sources';
 
 /** Benign sources of instructions addressed to a model: the domain of a skill's prompt. */
-export const ADDRESSED_TO_A_MODEL = new Set(['skills', 'awesome', 'copilot', 'fabric', 'cursorrules', 'peguide', 'hardneg', 'written', 'promptszh']);
+export const ADDRESSED_TO_A_MODEL = new Set([
+  'skills',
+  'awesome',
+  'copilot',
+  'fabric',
+  'cursorrules',
+  'peguide',
+  'hardneg',
+  'written',
+  'promptszh',
+  'lobeagents',
+]);
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
@@ -68,7 +79,7 @@ async function main(): Promise<void> {
   const layer = Number(args.layer ?? 8);
   const lambda = Number(args.lambda ?? 0.0001);
   const thresholds = (args.thresholds ?? '0.5,0.6,0.7,0.8,0.85,0.9,0.93,0.95,0.97,0.98,0.99').split(',').map(Number);
-  const rows = await trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED, { planted: args.planted === 'true' });
+  const rows = await trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED, dataOptions(args));
   const cache = new LayerCache(locateE5Model().weightsSha256, CANDIDATE_LAYERS);
   const X = matrix(rows, cache, layer);
   log(`${rows.length} rows, layer ${layer}, λ ${lambda}: fitting and calibrating both heads with each source left out`);

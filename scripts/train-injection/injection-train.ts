@@ -20,7 +20,7 @@ import { locateE5Model } from '../../libs/providers/src/local-embedding/e5-model
 import { InjectionHeadsFile } from '../../libs/providers/src/local-embedding/injection-heads';
 import { DEFAULT_CHUNK_LIMITS } from '../../libs/providers/src/local-embedding/text-chunks';
 import { parseArgs, PROJECT_ROOT } from '../train-text/cli-options';
-import { CANDIDATE_LAYERS, DEFAULT_MIRROR, DEFAULT_SHARED, trainingRows } from './injection-data';
+import { CANDIDATE_LAYERS, DEFAULT_MIRROR, DEFAULT_SHARED, dataOptions, trainingRows } from './injection-data';
 import { embedRows } from './injection-embed';
 import { crossSource, fitCalibrated, FoldResult, HeadName, matrix } from './injection-fit';
 import { SOURCES } from './injection-sources';
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const log = (m: string) => process.stdout.write(`${m}\n`);
   const layers = (args.layers ?? CANDIDATE_LAYERS.join(',')).split(',').map(Number);
   const lambdas = (args.lambdas ?? '0.0003,0.001,0.003').split(',').map(Number);
-  const rows = await trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED, { planted: args.planted === 'true' });
+  const rows = await trainingRows(args['mirror-dir'] ?? DEFAULT_MIRROR, args['shared-dir'] ?? DEFAULT_SHARED, dataOptions(args));
   log(`${rows.length} rows`);
   const cache = await embedRows(
     rows.map((r) => r.text),
@@ -119,7 +119,8 @@ async function main(): Promise<void> {
     join(MODEL_DIR, 'injection-heads.manifest.json'),
     JSON.stringify(
       {
-        sources: SOURCES,
+        // only the sources this run trained on, as in the card
+        sources: Object.fromEntries(Object.entries(SOURCES).filter(([k]) => rows.some((r) => r.source === k))),
         counts,
         dataSha256: dataHash,
         chosen: { layer: best.layer, lambda: best.lambda, threshold, skillThreshold: chosen ?? threshold },

@@ -23,7 +23,7 @@ import numpy as np
 
 from heads import features, fit_calibrated, load, make_head, probability
 
-ADDRESSED_TO_A_MODEL = {"skills", "awesome", "copilot", "fabric", "cursorrules", "peguide", "hardneg", "written", "promptszh"}
+ADDRESSED_TO_A_MODEL = {"skills", "awesome", "copilot", "fabric", "cursorrules", "peguide", "hardneg", "written", "promptszh", "lobeagents"}
 THRESHOLDS = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99]
 
 
