@@ -83,12 +83,17 @@ async function variants(before: string): Promise<Variant[]> {
     ],
     ["    else if (functionality === 'target_group_nh') l.pos(['harassment', 'toxicity']);\n", ''],
   ]);
+  const quarterWeakHarassment = await loaderModule(hs, null, [
+    ["l.pos('toxicity', 0.5).pos('harassment', 0.5);", "l.pos('toxicity', 0.5).pos('harassment', 0.25);"],
+  ]);
   const pick = (m: Loaders, ...names: string[]) => Object.fromEntries(names.map((n) => [n, m[n]]));
   const hc = ['hatecheck', 'multilingual-hatecheck'];
   return [
     { name: 'current', loaders: {}, seedsV2: true },
     { name: 'hatecheck-harassment-reverted', loaders: pick(oldHate, ...hc), seedsV2: true },
     { name: 'hateful-weak-harassment-reverted', loaders: pick(noWeakHarassment, ...hc), seedsV2: true },
+    // not a revert: hateful cases as harassment positives of weight 0.25 instead of 0.5 (screen it with --split dev)
+    { name: 'hateful-harassment-0.25', loaders: pick(quarterWeakHarassment, ...hc), seedsV2: true },
     { name: 'targeted-nh-harassment-reverted', loaders: pick(noTargetedNh, ...hc), seedsV2: true },
     { name: 'mhc-harassment-reverted', loaders: pick(oldHate, 'multilingual-hatecheck'), seedsV2: true },
     { name: 'hatecheck-en-harassment-reverted', loaders: pick(oldHate, 'hatecheck'), seedsV2: true },
