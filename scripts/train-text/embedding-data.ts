@@ -80,6 +80,10 @@ export interface LabelOptions {
    * (embedding-reweight.ts), in every fit of that head: the LODO folds, the final fit and
    * the card's cross-dataset refits. Off by default (model/EXPERIMENTS.md) */
   reweight?: Reweighting;
+  /** the (Multilingual) HateCheck non-hateful cases' hard-negative weight also on
+   * harassment and insult where they are negatives (neutral and positive identity
+   * mentions, counter-speech: harassing no one). Off by default (model/EXPERIMENTS.md) */
+  harassmentHardNegatives?: boolean;
 }
 
 export const DEFAULT_LABEL_OPTIONS: LabelOptions = {
@@ -97,7 +101,7 @@ export function trainingLabel(e: CorpusExample, s: Signal, o: LabelOptions): Lab
   }
   if (!l || l.w <= 0) return undefined;
   let w = l.w * (o.datasetMultipliers[e.dataset] ?? 1);
-  if (e.hardNegative && l.y === 0 && hardNegativeScopeCovers(e.hardNegative.scope, s)) w *= o.hardNegativeWeight;
+  if (e.hardNegative && l.y === 0 && hardNegativeScopeCovers(e.hardNegative.scope, s, o)) w *= o.hardNegativeWeight;
   return { y: l.y, w };
 }
 
@@ -106,9 +110,9 @@ function isDavidsonOffensive(e: CorpusExample): boolean {
   return e.labels.hate?.y === 0 && e.labels.toxicity?.y === 1;
 }
 
-function hardNegativeScopeCovers(scope: 'hate' | 'self-harm' | 'any', s: Signal): boolean {
+function hardNegativeScopeCovers(scope: 'hate' | 'self-harm' | 'any', s: Signal, o: LabelOptions): boolean {
   if (scope === 'any') return true;
-  if (scope === 'hate') return s === 'hate' || s === 'hate_threat';
+  if (scope === 'hate') return s === 'hate' || s === 'hate_threat' || (o.harassmentHardNegatives === true && (s === 'harassment' || s === 'insult'));
   return s === 'self_harm' || s === 'self_harm_intent';
 }
 

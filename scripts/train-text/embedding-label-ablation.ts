@@ -8,7 +8,7 @@
  *   node -r ./scripts/train-text/register.js scripts/train-text/embedding-label-ablation.ts \
  *        [--before 3d4a47b (the commit whose loaders the reverts take)] [--signals sexual,harassment,insult]
  *        [--categories sexual,harassment (only categories whose heads are all refitted mean anything)]
- *        [--variants current,no-seeds-v2,…] [--out <file.json>]
+ *        [--variants current,no-seeds-v2,…] [--split test|dev (the rows scored; default test)] [--out <file.json>]
  *
  * The old loaders are read from git (`git show <before>:…`) into .tmp/label-ablation/.
  * Heads are fitted once per distinct set of training and dev labels. Every row must be in
@@ -25,7 +25,7 @@ import { PROJECT_ROOT, dataDirFrom, parseArgs } from './cli-options';
 import { LOADERS, loadCorpus } from './corpus/corpus';
 import { CorpusExample, DatasetLoader, Signal } from './corpus/example';
 import { EmbeddingCache } from './embedding-cache';
-import { DEFAULT_LABEL_OPTIONS, selectRows, trainingLabel } from './embedding-data';
+import { DEFAULT_LABEL_OPTIONS, LabelOptions, selectRows, trainingLabel } from './embedding-data';
 import { chunksOf, rowEmbeddings } from './embedding-features';
 import { fitAllHeads } from './embedding-heads-fit';
 import { DEFAULT_LAMBDAS } from './embedding-lodo';
@@ -42,6 +42,7 @@ interface Variant {
   drop?: string[];
   seedsV2: boolean;
   sexualHealthSeeds?: boolean;
+  labels?: Partial<LabelOptions>;
 }
 
 const WORK = join(PROJECT_ROOT, '.tmp', 'label-ablation');
@@ -82,12 +83,17 @@ async function variants(before: string): Promise<Variant[]> {
     ],
     ["    else if (functionality === 'target_group_nh') l.pos(['harassment', 'toxicity']);\n", ''],
   ]);
+  const quarterWeakHarassment = await loaderModule(hs, null, [
+    ["l.pos('toxicity', 0.5).pos('harassment', 0.5);", "l.pos('toxicity', 0.5).pos('harassment', 0.25);"],
+  ]);
   const pick = (m: Loaders, ...names: string[]) => Object.fromEntries(names.map((n) => [n, m[n]]));
   const hc = ['hatecheck', 'multilingual-hatecheck'];
   return [
     { name: 'current', loaders: {}, seedsV2: true },
     { name: 'hatecheck-harassment-reverted', loaders: pick(oldHate, ...hc), seedsV2: true },
     { name: 'hateful-weak-harassment-reverted', loaders: pick(noWeakHarassment, ...hc), seedsV2: true },
+    // not a revert: hateful cases as harassment positives of weight 0.25 instead of 0.5 (screen it with --split dev)
+    { name: 'hateful-harassment-0.25', loaders: pick(quarterWeakHarassment, ...hc), seedsV2: true },
     { name: 'targeted-nh-harassment-reverted', loaders: pick(noTargetedNh, ...hc), seedsV2: true },
     { name: 'mhc-harassment-reverted', loaders: pick(oldHate, 'multilingual-hatecheck'), seedsV2: true },
     { name: 'hatecheck-en-harassment-reverted', loaders: pick(oldHate, 'hatecheck'), seedsV2: true },
@@ -95,6 +101,8 @@ async function variants(before: string): Promise<Variant[]> {
     { name: 'no-xsafety', loaders: {}, drop: ['xsafety-insult'], seedsV2: true },
     { name: 'no-seeds-v2', loaders: {}, seedsV2: false },
     { name: 'no-sexual-health-seeds', loaders: {}, seedsV2: true, sexualHealthSeeds: false },
+    // not a revert: a candidate repair of the harassment relabelling (read it with --split dev first)
+    { name: 'harassment-hard-negatives', loaders: {}, seedsV2: true, labels: { harassmentHardNegatives: true } },
     { name: 'all-reverted', loaders: { ...pick(oldHate, ...hc, 'xstest'), ...pick(oldReq, 'multijail') }, drop: ['xsafety-insult'], seedsV2: false },
   ];
 }
@@ -121,9 +129,9 @@ async function main(): Promise<void> {
     return { hash: corpus.corpusHash, examples: [...corpus.examples, ...seedExamples(10), ...v2] };
   };
 
-  // today's test rows and labels, scored once per heads file
+  // today's test rows (dev rows with --split dev) and labels, scored once per heads file
   const test = loadCorpus(dataDir, () => undefined).examples;
-  const testIdx = selectRows(test, 'test');
+  const testIdx = selectRows(test, args.split === 'dev' ? 'dev' : 'test');
   const chunks = rowEmbeddings(test, testIdx, cache).chunks;
   const ngram = ngramScored(LocalTextClassifier.load(), test, testIdx);
   const cells = (heads: EmbeddingHeadsFile['heads']) => {
@@ -148,11 +156,12 @@ async function main(): Promise<void> {
     const train = { examples, idx: trainIdx, X: rowEmbeddings(examples, trainIdx, cache).first };
     const dev = { examples, idx: devIdx, X: rowEmbeddings(examples, devIdx, cache).first };
     const heads = { ...committed.heads };
+    const labels = { ...DEFAULT_LABEL_OPTIONS, ...v.labels };
     for (const s of signals) {
       // a head depends only on its rows' training and dev labels: one fit per distinct set
       const h = createHash('sha1');
       for (const i of trainIdx) {
-        const l = trainingLabel(examples[i], s, DEFAULT_LABEL_OPTIONS);
+        const l = trainingLabel(examples[i], s, labels);
         if (l) h.update(`t|${examples[i].text}|${l.y}|${l.w}\n`);
       }
       for (const i of devIdx) {
@@ -164,7 +173,7 @@ async function main(): Promise<void> {
         const f = fitAllHeads({
           train,
           dev,
-          labels: DEFAULT_LABEL_OPTIONS,
+          labels,
           lambdas: DEFAULT_LAMBDAS,
           only: [s],
           reuse: { [s]: manifest.heads[s].lambda },

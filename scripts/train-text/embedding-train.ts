@@ -14,6 +14,7 @@
  *        [--reweight hate=source:0.5 (one head's class weights moved towards equal mass per language or source,
  *         embedding-reweight.ts, in its LODO folds and final fit; recorded in the manifest's labels;
  *         hate=source:0.5:pos moves the positives only)]
+ *        [--harassment-hard-negatives (HateCheck/MHC non-hateful cases weigh as hard negatives on harassment and insult too)]
  *   TEXT_WORKERS=2 embeds with two worker threads (default one)
  *
  * Embeds the capped train and dev rows (embedding-data.ts) through the disk cache, fits one
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
     davidsonOffensive: (args['davidson-offensive'] as DavidsonOffensive | undefined) ?? DEFAULT_LABEL_OPTIONS.davidsonOffensive,
     hardNegativeWeight: numberArg(args, 'hard-negative-weight', DEFAULT_LABEL_OPTIONS.hardNegativeWeight),
     ...(args.reweight ? { reweight: parseReweighting(args.reweight) } : {}),
+    ...(args['harassment-hard-negatives'] === 'true' ? { harassmentHardNegatives: true } : {}),
   };
   const lambdas = args.lambdas ? args.lambdas.split(',').map(Number) : DEFAULT_LAMBDAS;
   const fixedLambda = args.lambda !== undefined ? numberArg(args, 'lambda', 1e-3) : undefined;
