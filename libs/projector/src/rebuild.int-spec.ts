@@ -1,41 +1,17 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { decisionCreatedV1ToV2, envelope } from '@cds/events';
 // Not through the libs' indexes: they load Nest, which jest must never load.
 import { FileEventLog } from '../../event-log/src/file/file-event-log.adapter';
 import type { GenerationLoad } from '../../read-models/src/generations.port';
 import { SqliteGenerationLoad } from '../../read-models/src/sqlite/sqlite-generation-load';
 import { SqliteReadModels } from '../../read-models/src/sqlite/sqlite-read-models.adapter';
+import { decisionCreated } from '../../read-models/src/decision-event.fixtures';
 import { rebuild } from './rebuild';
 
 /** The rebuild over the generations port, on a real file log and SQLite read models. */
 
-const decision = (id: string) =>
-  envelope(
-    'decision.created',
-    2,
-    't1',
-    id,
-    decisionCreatedV1ToV2({
-      decisionId: id,
-      requestId: null,
-      content: `content ${id}`,
-      contentType: 'text',
-      language: 'en',
-      metadata: {},
-      policyId: 'default',
-      policyVersion: 0,
-      provider: 'local',
-      signals: { hate: 0.1 },
-      categories: [{ category: 'hate', score: 0.1, threshold: 0.7, triggered: false }],
-      action: 'allow',
-      safe: true,
-      flagged: false,
-      latency: 0.1,
-      cost: 0,
-    }),
-  );
+const decision = (id: string) => decisionCreated('t1', id);
 
 class Logs {
   readonly lines: string[] = [];

@@ -2,38 +2,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { decisionCreatedV1ToV2, envelope, DomainEvent } from '@cds/events';
+import { envelope, DomainEvent } from '@cds/events';
 import { ProjectedEvent } from '../read-models.port';
+import { decisionCreated } from '../decision-event.fixtures';
 import { SqliteReadModels } from './sqlite-read-models.adapter';
 
 const dirOf = () => fs.mkdtempSync(path.join(os.tmpdir(), 'cds-rm-'));
 
-function decision(tenantId: string, id: string, action: 'allow' | 'block', requestId: string | null = null): DomainEvent {
-  return envelope(
-    'decision.created',
-    2,
-    tenantId,
-    id,
-    decisionCreatedV1ToV2({
-      decisionId: id,
-      requestId,
-      content: `content ${id}`,
-      contentType: 'text',
-      language: 'en',
-      metadata: {},
-      policyId: 'default',
-      policyVersion: 0,
-      provider: 'local',
-      signals: { hate: 0.1 },
-      categories: [{ category: 'hate', score: 0.1, threshold: 0.7, triggered: false }],
-      action,
-      safe: action === 'allow',
-      flagged: action !== 'allow',
-      latency: 0.1,
-      cost: 0,
-    }),
-  );
-}
+const decision = (tenantId: string, id: string, action: 'allow' | 'block', requestId: string | null = null): DomainEvent =>
+  decisionCreated(tenantId, id, { action, requestId });
 
 const at = (topic: string, offset: number, event: DomainEvent): ProjectedEvent => ({ topic: topic as any, partition: 0, offset, event });
 
