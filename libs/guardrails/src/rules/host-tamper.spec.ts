@@ -1,11 +1,4 @@
-import { authorizeAction } from '../action-authorization';
-import { resolvePolicy } from '../guardrail-policy';
-
-const exec = (command: string) => authorizeAction({ actionType: 'exec', command, targetPath: '', requestedPermissions: [] }, resolvePolicy());
-const stopped = (command: string) => {
-  const v = exec(command);
-  return v.action === 'flag' || v.action === 'block' || v.requiresApproval;
-};
+import { exec, stopped } from '../exec-action.fixtures';
 
 describe('changes to the host the other rules did not name', () => {
   it.each([

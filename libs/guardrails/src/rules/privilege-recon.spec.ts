@@ -1,7 +1,4 @@
-import { authorizeAction } from '../action-authorization';
-import { resolvePolicy } from '../guardrail-policy';
-
-const exec = (command: string) => authorizeAction({ actionType: 'exec', command, targetPath: '', requestedPermissions: [] }, resolvePolicy());
+import { exec } from '../exec-action.fixtures';
 
 describe('privilege-escalation reconnaissance', () => {
   it.each([

@@ -1,8 +1,5 @@
-import { authorizeAction } from '../action-authorization';
-import { resolvePolicy } from '../guardrail-policy';
+import { exec } from '../exec-action.fixtures';
 import { systemProcessKind } from './process-control';
-
-const exec = (command: string) => authorizeAction({ actionType: 'exec', command, targetPath: '', requestedPermissions: [] }, resolvePolicy());
 
 describe('killing and stopping system processes', () => {
   it.each([

@@ -1,7 +1,5 @@
-import { authorizeAction } from '../action-authorization';
-import { resolvePolicy } from '../guardrail-policy';
+import { exec } from '../exec-action.fixtures';
 
-const exec = (command: string) => authorizeAction({ actionType: 'exec', command, targetPath: '', requestedPermissions: [] }, resolvePolicy());
 const reasons = (command: string) => exec(command).reasons.join('\n');
 
 describe('code made at run time', () => {

@@ -1,7 +1,4 @@
-import { authorizeAction } from '../action-authorization';
-import { resolvePolicy } from '../guardrail-policy';
-
-const exec = (command: string) => authorizeAction({ actionType: 'exec', command, targetPath: '', requestedPermissions: [] }, resolvePolicy());
+import { exec } from '../exec-action.fixtures';
 
 describe('a shell handed to a program as an argument', () => {
   it.each([

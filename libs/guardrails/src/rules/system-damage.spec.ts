@@ -1,13 +1,6 @@
-import { authorizeAction } from '../action-authorization';
-import { resolvePolicy } from '../guardrail-policy';
+import { exec, stopped } from '../exec-action.fixtures';
 import { commandHosts } from '../network/network-hosts';
 import { parseShell } from '../shell/shell-parser';
-
-const exec = (command: string) => authorizeAction({ actionType: 'exec', command, targetPath: '', requestedPermissions: [] }, resolvePolicy());
-const stopped = (command: string) => {
-  const v = exec(command);
-  return v.action === 'flag' || v.action === 'block' || v.requiresApproval;
-};
 
 /** Damage the system zones and process rules missed before the public command corpus (issue 26). */
 describe('system damage', () => {

@@ -1,8 +1,6 @@
-import { authorizeAction } from '../action-authorization';
-import { resolvePolicy } from '../guardrail-policy';
+import { exec } from '../exec-action.fixtures';
 import { attachedPath, embeddedFiles, optionOutputs } from './file-options';
 
-const exec = (command: string) => authorizeAction({ actionType: 'exec', command, targetPath: '', requestedPermissions: [] }, resolvePolicy());
 const outputs = (command: string) => {
   const [program, ...args] = command.split(' ');
   return optionOutputs(program, args);

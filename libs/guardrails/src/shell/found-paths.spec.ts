@@ -1,10 +1,8 @@
-import { authorizeAction } from '../action-authorization';
-import { resolvePolicy } from '../guardrail-policy';
+import { exec } from '../exec-action.fixtures';
 import { findStarts, foundUnder, printedPathRoots, withFoundPaths, xargsReplaceString } from './found-paths';
 import { UNKNOWN_EXPANSION } from './shell-lexer';
 
 const U = UNKNOWN_EXPANSION;
-const exec = (command: string) => authorizeAction({ actionType: 'exec', command, targetPath: '', requestedPermissions: [] }, resolvePolicy());
 
 describe('paths a program finds and hands on', () => {
   it('reads the starting points of find, after its leading options', () => {

@@ -1,9 +1,7 @@
-import { authorizeAction } from '../action-authorization';
-import { resolvePolicy } from '../guardrail-policy';
+import { exec } from '../exec-action.fixtures';
 import { handedCommandLines } from './handed-commands';
 import { parseShell } from './shell-parser';
 
-const exec = (command: string) => authorizeAction({ actionType: 'exec', command, targetPath: '', requestedPermissions: [] }, resolvePolicy());
 const reasons = (command: string) => exec(command).reasons.join('\n');
 const handed = (command: string) => {
   const [program, ...args] = command.split(' ');

@@ -1,8 +1,6 @@
-import { authorizeAction } from '../action-authorization';
-import { resolvePolicy } from '../guardrail-policy';
+import { exec } from '../exec-action.fixtures';
 import { patternArgs } from './pattern-args';
 
-const exec = (command: string) => authorizeAction({ actionType: 'exec', command, targetPath: '', requestedPermissions: [] }, resolvePolicy());
 const patterns = (program: string, args: string[]) => [...patternArgs(program, args)].map((k) => args[k]);
 
 describe('arguments read as patterns or scripts', () => {
