@@ -140,89 +140,79 @@ const LOCAL_TOOL = 'runs a local script or program by name';
 
 /** Reviewed: ordinary on its own, or not a command (row id -> why). */
 export const PAYLOADS_ORDINARY: Readonly<Record<string, string>> = {
-  ...Object.fromEntries([61, 62, 71, 72].map((n) => [`payloads:Linux_-_Privilege_Escalation:${n}`, 'downloads a script without running it'])),
-  ...Object.fromEntries([63, 64, 65, 73, 74, 80, 298, 478, 547, 631].map((n) => [`payloads:Linux_-_Privilege_Escalation:${n}`, LOCAL_TOOL])),
+  ...lines('payloads:Linux_-_Privilege_Escalation', [61, 62, 71, 72], 'downloads a script without running it'),
+  ...lines('payloads:Linux_-_Privilege_Escalation', [63, 64, 65, 73, 74, 80, 298, 478, 547, 631], LOCAL_TOOL),
   'payloads:Linux_-_Privilege_Escalation:168': 'greps the working directory for a word',
   'payloads:Linux_-_Privilege_Escalation:183': 'lists recently changed files (discovery)',
   'payloads:Linux_-_Privilege_Escalation:195': 'looks a word up in the file index (discovery)',
-  ...Object.fromEntries(
-    [211, 225, 248, ...range(267, 281), 306, 307, 308, 309, 311, 382, 383, 441, 466, 492, 542, 543, 544, 546, 564, ...range(664, 670)].map((n) => [
-      `payloads:Linux_-_Privilege_Escalation:${n}`,
-      NOT_A_COMMAND,
-    ]),
+  ...lines(
+    'payloads:Linux_-_Privilege_Escalation',
+    [211, 225, 248, ...range(267, 281), 306, 307, 308, 309, 311, 382, 383, 441, 466, 492, 542, 543, 544, 546, 564, ...range(664, 670)],
+    NOT_A_COMMAND,
   ),
-  ...Object.fromEntries(
-    [239, 240, 241, 731, 732, 735, 744].map((n) => [
-      `payloads:Linux_-_Privilege_Escalation:${n}`,
-      'clones, unpacks or imports a project, or starts a container',
-    ]),
-  ),
+  ...lines('payloads:Linux_-_Privilege_Escalation', [239, 240, 241, 731, 732, 735, 744], 'clones, unpacks or imports a project, or starts a container'),
   'payloads:Linux_-_Privilege_Escalation:247': 'greps the working directory for a key',
   'payloads:Linux_-_Privilege_Escalation:254': 'logs in over SSH with a key file',
-  ...Object.fromEntries(
-    [283, 284, 285, 286, 287, 288, 289, 290, 291, 305, 320, 375, 423, 723, 757].map((n) => [
-      `payloads:Linux_-_Privilege_Escalation:${n}`,
-      'reads schedules, permissions or identity (discovery)',
-    ]),
+  ...lines(
+    'payloads:Linux_-_Privilege_Escalation',
+    [283, 284, 285, 286, 287, 288, 289, 290, 291, 305, 320, 375, 423, 723, 757],
+    'reads schedules, permissions or identity (discovery)',
   ),
-  ...Object.fromEntries([342, 629, 787].map((n) => [`payloads:Linux_-_Privilege_Escalation:${n}`, 'compiles a source file'])),
+  ...lines('payloads:Linux_-_Privilege_Escalation', [342, 629, 787], 'compiles a source file'),
   'payloads:Linux_-_Privilege_Escalation:343': 'makes a file in /tmp executable',
   'payloads:Linux_-_Privilege_Escalation:474': 'runs sudo with an unknown program (the page expects it to fail)',
   'payloads:Linux_-_Privilege_Escalation:519': 'writes a script in the working directory (what it does happens only when run)',
   'payloads:Linux_-_Privilege_Escalation:522': 'archives the working directory',
-  ...Object.fromEntries([532, 533, 534].map((n) => [`payloads:Linux_-_Privilege_Escalation:${n}`, 'lists writable files (discovery)'])),
-  ...Object.fromEntries([556, 557, 558].map((n) => [`payloads:Linux_-_Privilege_Escalation:${n}`, 'prints a password hash'])),
+  ...lines('payloads:Linux_-_Privilege_Escalation', [532, 533, 534], 'lists writable files (discovery)'),
+  ...lines('payloads:Linux_-_Privilege_Escalation', [556, 557, 558], 'prints a password hash'),
   'payloads:Linux_-_Privilege_Escalation:597': "lists a server's NFS exports (discovery)",
   'payloads:Linux_-_Privilege_Escalation:600': 'creates a directory in /tmp',
   'payloads:Linux_-_Privilege_Escalation:604': 'changes directory',
   'payloads:Linux_-_Privilege_Escalation:607': 'copies a program into the working directory',
-  ...Object.fromEntries([620, 637, 641, 652].map((n) => [`payloads:Linux_-_Privilege_Escalation:${n}`, "prints a program's libraries"])),
+  ...lines('payloads:Linux_-_Privilege_Escalation', [620, 637, 641, 652], "prints a program's libraries"),
   'payloads:Linux_-_Privilege_Escalation:650': 'copies a library into a directory under /var/tmp',
   'payloads:Linux_-_Privilege_Escalation:680': 'runs a container with the working directory mounted',
   'payloads:Linux_-_Privilege_Escalation:745': 'opens a shell inside a container',
   'payloads:Linux_-_Privilege_Escalation:756': 'sets an environment variable',
-  ...Object.fromEntries([24, 25, 26].map((n) => [`payloads:Linux_-_Persistence:${n}`, "listens on a port with no program attached (the attacker's side)"])),
-  ...Object.fromEntries([40, 59, 96].map((n) => [`payloads:Linux_-_Persistence:${n}`, 'sets a shell variable (nothing runs)'])),
+  ...lines('payloads:Linux_-_Persistence', [24, 25, 26], "listens on a port with no program attached (the attacker's side)"),
+  ...lines('payloads:Linux_-_Persistence', [40, 59, 96], 'sets a shell variable (nothing runs)'),
   'payloads:Linux_-_Persistence:42': 'compiles a source file',
-  ...Object.fromEntries([43, 69].map((n) => [`payloads:Linux_-_Persistence:${n}`, 'deletes a file in a temporary directory'])),
+  ...lines('payloads:Linux_-_Persistence', [43, 69], 'deletes a file in a temporary directory'),
   'payloads:Linux_-_Persistence:75': 'makes a file under the home directory executable',
-  ...Object.fromEntries(
-    [83, 84, 85, 86, 88].map((n) => [
-      `payloads:Linux_-_Persistence:${n}`,
-      'a line of a script that alone prints, waits, saves a variable or runs sudo with its arguments',
-    ]),
+  ...lines(
+    'payloads:Linux_-_Persistence',
+    [83, 84, 85, 86, 88],
+    'a line of a script that alone prints, waits, saves a variable or runs sudo with its arguments',
   ),
-  ...Object.fromEntries(range(114, 122).map((n) => [`payloads:Linux_-_Persistence:${n}`, NOT_A_COMMAND])),
-  ...Object.fromEntries(
-    [17, 69, 71, 74, 94, 95, 104, 106].map((n) => [
-      `payloads:Linux_-_Evasion:${n}`,
-      'creates, writes or prints a file in the working directory, or reads the time',
-    ]),
-  ),
+  ...lines('payloads:Linux_-_Persistence', range(114, 122), NOT_A_COMMAND),
+  ...lines('payloads:Linux_-_Evasion', [17, 69, 71, 74, 94, 95, 104, 106], 'creates, writes or prints a file in the working directory, or reads the time'),
   'payloads:Linux_-_Evasion:42': NOT_A_COMMAND,
-  ...Object.fromEntries(
-    [85, 88, 91, 96].map((n) => [`payloads:Linux_-_Evasion:${n}`, "sets a file's times (ordinary alone: tldr-pages shows it as everyday use)"]),
-  ),
+  ...lines('payloads:Linux_-_Evasion', [85, 88, 91, 96], "sets a file's times (ordinary alone: tldr-pages shows it as everyday use)"),
 };
 
 const DOCKER = 'payloads:Container_-_Docker_Pentest';
 /** Reviewed, the Docker page (added 2026-11-30): ordinary on its own, or not a command. */
 export const PAYLOADS_DOCKER_ORDINARY: Readonly<Record<string, string>> = {
-  ...Object.fromEntries([22, 23, 27, 28, 29, 30, 49].map((n) => [`${DOCKER}:${n}`, 'runs a scanner or a local script by name'])),
+  ...lines(DOCKER, [22, 23, 27, 28, 29, 30, 49], 'runs a scanner or a local script by name'),
   [`${DOCKER}:41`]: 'lists the containers through the docker socket (discovery)',
-  ...Object.fromEntries([65, 67, 173].map((n) => [`${DOCKER}:${n}`, 'prints a message, the identity or the mounts'])),
+  ...lines(DOCKER, [65, 67, 173], 'prints a message, the identity or the mounts'),
   [`${DOCKER}:78`]: 'scans a port',
   [`${DOCKER}:88`]: 'sets an environment variable',
   [`${DOCKER}:91`]: 'lists the containers of a docker daemon',
   [`${DOCKER}:92`]: 'opens a shell inside a container',
-  ...Object.fromEntries([106, 107, 110, 111, 112, 114, 117, 123, 124, 133].map((n) => [`${DOCKER}:${n}`, 'lists, pulls or logs in to an image registry'])),
+  ...lines(DOCKER, [106, 107, 110, 111, 112, 114, 117, 123, 124, 133], 'lists, pulls or logs in to an image registry'),
   [`${DOCKER}:125`]: 'runs a shell in a container of an image',
   [`${DOCKER}:131`]: "reads the cloud instance's service-account e-mail",
   [`${DOCKER}:159`]: 'sets a shell variable from a file',
   [`${DOCKER}:164`]: 'makes a file executable',
-  ...Object.fromEntries([201, 202].map((n) => [`${DOCKER}:${n}`, 'builds or runs an image'])),
-  ...Object.fromEntries([209, 210, 211, 212].map((n) => [`${DOCKER}:${n}`, NOT_A_COMMAND])),
+  ...lines(DOCKER, [201, 202], 'builds or runs an image'),
+  ...lines(DOCKER, [209, 210, 211, 212], NOT_A_COMMAND),
 };
+
+/** The same reason for several lines of one page: `{ 'page:line': reason, … }`. */
+function lines(page: string, numbers: readonly number[], reason: string): Record<string, string> {
+  return Object.fromEntries(numbers.map((n) => [`${page}:${n}`, reason]));
+}
 
 function range(a: number, b: number): number[] {
   return Array.from({ length: b - a + 1 }, (_x, k) => a + k);
