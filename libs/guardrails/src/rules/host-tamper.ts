@@ -8,6 +8,7 @@
  * characters (a file that looks like another).
  */
 import { flagsOf } from '../shell/shell-command';
+import { pathActions } from '../shell/path-actions';
 import { ShellCommand } from '../shell/shell-parser';
 import { CommandRisk, Severity } from './command-risk';
 
@@ -67,9 +68,8 @@ function unconfined(program: string, args: string[]): Hit | null {
 const KERNEL_HOOK = /(?:^|\/)(?:release_agent|notify_on_release|core_pattern|uevent_helper|binfmt_misc\/register)$/;
 
 function kernelHook(c: ShellCommand): Hit | null {
-  const { program, args } = c.unwrapped;
-  const written = [...c.redirects.filter((r) => /^(?:>|>>|>\|)$/.test(r.op)).map((r) => r.target), ...(program === 'tee' ? flagsOf(args).operands : [])];
-  const hook = written.find((t) => KERNEL_HOOK.test(t));
+  // written through a redirect or tee (what `pathActions` calls a write or a truncation)
+  const hook = pathActions(c).find((a) => (a.verb === 'write' || a.verb === 'truncate') && KERNEL_HOOK.test(a.raw))?.raw;
   return hook ? ['kernel_hook', 'high', `writes ${hook}, a hook through which the kernel runs a program as root`, 'system_change'] : null;
 }
 
